@@ -1,0 +1,514 @@
+"""Draw a backgammon position as SVG: a pure function, no DOM, no rules.
+
+``render_board(position, view)`` returns one ``<svg>`` string. The same code
+draws the live board in the browser, the boards pre-rendered at build time and
+the diagrams of the rules page. The board knows nothing of legality: the host
+passes the legal destinations in ``view.legal`` and the board only shows them.
+
+Geometry: the viewBox is fixed (``WIDTH`` x ``HEIGHT``) and the SVG scales to
+its container. ``view.bottom`` is the colour whose home board is drawn
+bottom-right (each human sees their own home there); the bear-off tray is on
+the right.
+
+The position is duck-typed; it needs ``owner(point)``, ``bar(colour)``,
+``off(colour)``, ``pip(colour)``, ``turn`` and ``id`` (``engine.Position``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Optional, Union
+
+from .palette import PALETTE as C
+
+WHITE, BLACK = "white", "black"
+Point = Union[int, str]  # 1..24, "bar" or "off"
+
+# ---------------------------------------------------------------- geometry
+FX = 16            # frame thickness left/right
+FY = 28            # frame thickness top/bottom (holds the point numbers)
+PW = 60            # point width
+BARW = 56          # bar width
+TRAYW = 72         # bear-off tray width
+D = 52             # checker diameter
+R = D / 2
+HALF = 5 * D       # height of one row of points (five checkers)
+MID = 64           # band between the rows (dice live here)
+TRI = 228          # triangle height
+
+LEFT_X = FX                     # left field
+BAR_X = LEFT_X + 6 * PW         # bar
+RIGHT_X = BAR_X + BARW          # right field
+FIELD_END = RIGHT_X + 6 * PW
+TRAY_X = FIELD_END + FX         # tray column
+WIDTH = TRAY_X + TRAYW + FX
+TOP_Y = FY
+MID_Y = FY + HALF + MID / 2     # centre line
+BOTTOM_Y = FY + 2 * HALF + MID  # lower edge of the field
+HEIGHT = BOTTOM_Y + FY
+
+
+def other(color: str) -> str:
+    return BLACK if color == WHITE else WHITE
+
+
+@dataclass
+class View:
+    """How to draw a position: everything that is not the checkers."""
+
+    bottom: str = WHITE                   # colour whose home is bottom-right: "white"
+    dice: tuple = ()                      # dice rolled this turn: (3, 1); () before the roll
+    dice_left: Optional[tuple] = None     # dice still to play: (1,); None = all of them
+    opening: Optional[tuple] = None       # opening roll (white_die, black_die): (5, 3)
+    me: Optional[str] = None              # colour this screen controls (data-me): "white"
+    legal: Iterable[Point] = ()           # highlighted destinations: {4, "off"}
+    picked: Optional[Point] = None        # picked-up source: 8 or "bar"
+    focus: Optional[Point] = None         # keyboard focus: 13
+    moved: Optional[tuple] = None         # animate one checker: (src, dst, colour)
+    turn: Optional[str] = None            # overrides position.turn for data-turn: "black"
+    position_id: Optional[str] = None     # overrides position.id for data-position-id
+    testid: Optional[str] = "board"       # data-testid of the svg, None for diagrams
+    uid: str = "b"                        # prefix for gradient ids (unique per page)
+    interactive: bool = True              # points focusable/clickable
+    numbers: bool = True                  # point numbers on the frame
+    animate: bool = True                  # False when the user prefers reduced motion
+    label: str = ""                       # caption for assistive tech
+    extra: dict = field(default_factory=dict)  # more data-* attributes: {"mode": "ai"}
+
+
+# ------------------------------------------------------------- placement
+def own_number(bottom: str, point: int) -> int:
+    """Point number as the bottom player counts it (1 = bottom-right corner)."""
+    return point if bottom == WHITE else 25 - point
+
+
+def point_column(bottom: str, point: int) -> tuple[float, bool]:
+    """(left x of the point's column, is it in the top row) for point 1..24."""
+    n = own_number(bottom, point)
+    if n <= 6:
+        return RIGHT_X + (6 - n) * PW, False
+    if n <= 12:
+        return LEFT_X + (12 - n) * PW, False
+    if n <= 18:
+        return LEFT_X + (n - 13) * PW, True
+    return RIGHT_X + (n - 19) * PW, True
+
+
+def checker_center(bottom: str, point: Point, index: int, color: str = WHITE) -> tuple[float, float]:
+    """Centre of the ``index``-th checker (0 = at the edge) on a point, the bar or off.
+
+    Stacks taller than five are drawn as five, so index is capped at 4. On the
+    bar, the bottom player's checkers sit in the upper half (next to where they
+    enter) and the top player's in the lower half.
+    """
+    k = min(index, 4)
+    if point == "bar":
+        x = BAR_X + BARW / 2
+        if color == bottom:
+            return x, MID_Y - MID / 2 - R - 6 - k * D * 0.9
+        return x, MID_Y + MID / 2 + R + 6 + k * D * 0.9
+    if point == "off":
+        x = TRAY_X + TRAYW / 2
+        if color == bottom:
+            return x, BOTTOM_Y - 8 - 7 - index * 15
+        return x, TOP_Y + 8 + 7 + index * 15
+    x, top = point_column(bottom, int(point))
+    x += PW / 2
+    if top:
+        return x, TOP_Y + R + k * D
+    return x, BOTTOM_Y - R - k * D
+
+
+# --------------------------------------------------------------- pieces
+def _f(v: float) -> str:
+    return f"{v:.1f}".rstrip("0").rstrip(".")
+
+
+def _checker(u: str, color: str, cx: float, cy: float, label: str = "", cls: str = "") -> str:
+    fill, rim, ink = (
+        (f"url(#{u}-cw)", C["white_shade"], C["white_text"])
+        if color == WHITE
+        else (f"url(#{u}-cb)", C["black_shade"], C["black_text"])
+    )
+    x, y = _f(cx), _f(cy)
+    out = [
+        f'<g class="checker {color}{cls}">',
+        f'<circle cx="{x}" cy="{_f(cy + 2.5)}" r="{_f(R - 1)}" fill="#000" opacity=".35"/>',
+        f'<circle cx="{x}" cy="{y}" r="{_f(R - 1.5)}" fill="{fill}" stroke="{rim}" stroke-width="1.5"/>',
+        f'<circle cx="{x}" cy="{y}" r="{_f(R * 0.62)}" fill="none" stroke="{rim}" stroke-opacity=".55" stroke-width="2"/>',
+        f'<circle cx="{x}" cy="{y}" r="{_f(R * 0.62 - 2)}" fill="none" stroke="#fff" stroke-opacity=".18" stroke-width="1"/>',
+    ]
+    if label:
+        out.append(
+            f'<text x="{x}" y="{_f(cy + 6)}" text-anchor="middle" font-size="18" '
+            f'font-weight="700" fill="{ink}" font-family="system-ui,sans-serif">{label}</text>'
+        )
+    out.append("</g>")
+    return "".join(out)
+
+
+def _slab(u: str, color: str, cx: float, cy: float) -> str:
+    """A borne-off checker, seen edge-on in the tray."""
+    fill, rim = ((C["white"], C["white_shade"]) if color == WHITE else (C["black"], "#000"))
+    return (
+        f'<rect class="slab {color}" x="{_f(cx - 26)}" y="{_f(cy - 6.5)}" width="52" height="13" rx="3" '
+        f'fill="{fill}" stroke="{rim}" stroke-width="1"/>'
+    )
+
+
+_PIPS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+
+
+def _die(u: str, value: int, color: str, cx: float, cy: float, used: bool = False, size: float = 44) -> str:
+    face, pip, edge = (
+        ("#fbf7ee", "#231a12", "#b8a37c") if color == WHITE else ("#2d2d33", "#f6efe0", "#000")
+    )
+    h = size / 2
+    op = ' opacity=".35"' if used else ""
+    out = [
+        f'<g class="die {color}{" used" if used else ""}" data-die="{value}"{op}>',
+        f'<rect x="{_f(cx - h + 2)}" y="{_f(cy - h + 3)}" width="{_f(size)}" height="{_f(size)}" rx="8" fill="#000" opacity=".35"/>',
+        f'<rect x="{_f(cx - h)}" y="{_f(cy - h)}" width="{_f(size)}" height="{_f(size)}" rx="8" fill="{face}" stroke="{edge}" stroke-width="1.5"/>',
+    ]
+    s = size * 0.26
+    for dx, dy in _PIPS.get(value, []):
+        out.append(f'<circle cx="{_f(cx + dx * s)}" cy="{_f(cy + dy * s)}" r="{_f(size * 0.09)}" fill="{pip}"/>')
+    out.append("</g>")
+    return "".join(out)
+
+
+def _defs(u: str) -> str:
+    return (
+        "<defs>"
+        f'<linearGradient id="{u}-wood" x1="0" y1="0" x2="1" y2=".12">'
+        f'<stop offset="0" stop-color="{C["wood_dark"]}"/><stop offset=".18" stop-color="{C["wood"]}"/>'
+        f'<stop offset=".35" stop-color="{C["wood_light"]}"/><stop offset=".52" stop-color="{C["wood"]}"/>'
+        f'<stop offset=".7" stop-color="{C["wood_light"]}"/><stop offset=".86" stop-color="{C["wood"]}"/>'
+        f'<stop offset="1" stop-color="{C["wood_dark"]}"/></linearGradient>'
+        f'<radialGradient id="{u}-felt" cx=".5" cy=".5" r=".75">'
+        f'<stop offset="0" stop-color="{C["felt"]}"/><stop offset="1" stop-color="{C["felt_edge"]}"/></radialGradient>'
+        f'<radialGradient id="{u}-cw" cx=".38" cy=".32" r=".75">'
+        f'<stop offset="0" stop-color="#ffffff"/><stop offset=".55" stop-color="{C["white"]}"/>'
+        f'<stop offset="1" stop-color="{C["white_shade"]}"/></radialGradient>'
+        f'<radialGradient id="{u}-cb" cx=".38" cy=".32" r=".75">'
+        f'<stop offset="0" stop-color="#5a5a63"/><stop offset=".55" stop-color="{C["black"]}"/>'
+        f'<stop offset="1" stop-color="{C["black_shade"]}"/></radialGradient>'
+        f'<linearGradient id="{u}-bar" x1="0" y1="0" x2="1" y2="0">'
+        f'<stop offset="0" stop-color="{C["wood_dark"]}"/><stop offset=".5" stop-color="{C["bar"]}"/>'
+        f'<stop offset="1" stop-color="{C["wood_dark"]}"/></linearGradient>'
+        "</defs>"
+    )
+
+
+def _grain(x: float, y: float, w: float, h: float, seed: int) -> str:
+    """A few faint wavy lines so the frame reads as wood."""
+    out = []
+    n = max(2, int(h // 7))
+    for i in range(n):
+        yy = y + (i + 0.5) * h / n
+        a = 1.5 + ((seed * 7 + i * 3) % 5) * 0.6
+        out.append(
+            f'<path d="M{_f(x)} {_f(yy)} q{_f(w / 4)} {_f(-a)} {_f(w / 2)} 0 t{_f(w / 2)} 0" '
+            f'fill="none" stroke="#000" stroke-opacity=".10" stroke-width="1"/>'
+        )
+    return "".join(out)
+
+
+# ------------------------------------------------------------------ board
+def _plural(n: int, color: str) -> str:
+    return f"{n} {color} checker{'s' if n != 1 else ''}"
+
+
+def _point_label(position, p: int) -> str:
+    color, n = position.owner(p)
+    if not color or not n:
+        return f"point {p}, empty"
+    return f"point {p}, {_plural(n, color)}"
+
+
+def _landing_index(position, p: int, mover: str) -> int:
+    color, n = position.owner(p)
+    if color == mover:
+        return n
+    return 0
+
+
+def render_board(position, view: Optional[View] = None) -> str:
+    """The position as one ``<svg>`` element (a string).
+
+    Every point is a ``<g data-point="N">`` (absolute numbering 1..24) with an
+    ``aria-label``; so are ``data-point="bar"`` and ``data-point="off"``.
+    Destinations in ``view.legal`` carry ``data-legal="true"``; the picked-up
+    source carries ``data-picked="true"``.
+    """
+    v = view or View()
+    u = v.uid
+    bottom = v.bottom
+    top = other(bottom)
+    turn = v.turn or position.turn
+    pid = v.position_id if v.position_id is not None else position.id
+    legal = set(v.legal)
+    dice_s = ",".join(str(d) for d in v.dice)
+
+    attrs = [
+        'xmlns="http://www.w3.org/2000/svg"',
+        f'viewBox="0 0 {WIDTH} {HEIGHT}"',
+        'class="bg-svg"',
+        'role="group"',
+        f'aria-label="{v.label or "Backgammon board"}"',
+        f'data-position-id="{pid}"',
+        f'data-turn="{turn}"',
+        f'data-dice="{dice_s}"',
+        f'data-bottom="{bottom}"',
+    ]
+    if v.testid:
+        attrs.append(f'data-testid="{v.testid}"')
+    if v.me:
+        attrs.append(f'data-me="{v.me}"')
+    for k, val in v.extra.items():
+        attrs.append(f'data-{k}="{val}"')
+    out = [f"<svg {' '.join(attrs)}>", _defs(u)]
+
+    # frame and field
+    out.append(f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" rx="14" fill="url(#{u}-wood)"/>')
+    out.append(_grain(0, 0, WIDTH, FY, 1) + _grain(0, HEIGHT - FY, WIDTH, FY, 2))
+    out.append(
+        f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" rx="14" fill="none" '
+        f'stroke="{C["wood_dark"]}" stroke-width="3"/>'
+    )
+    field_h = BOTTOM_Y - TOP_Y
+    for x0 in (LEFT_X, RIGHT_X):
+        out.append(
+            f'<rect x="{x0}" y="{TOP_Y}" width="{6 * PW}" height="{field_h}" fill="url(#{u}-felt)" '
+            f'stroke="{C["wood_dark"]}" stroke-width="2"/>'
+        )
+    out.append(f'<rect x="{BAR_X}" y="{TOP_Y - 4}" width="{BARW}" height="{field_h + 8}" fill="url(#{u}-bar)"/>')
+    out.append(_grain(BAR_X + 4, TOP_Y, BARW - 8, field_h, 3))
+    out.append(
+        f'<rect x="{TRAY_X}" y="{TOP_Y}" width="{TRAYW}" height="{field_h}" rx="6" fill="{C["tray"]}" '
+        f'stroke="{C["wood_dark"]}" stroke-width="2"/>'
+    )
+    out.append(
+        f'<line x1="{TRAY_X + 6}" y1="{_f(MID_Y)}" x2="{TRAY_X + TRAYW - 6}" y2="{_f(MID_Y)}" '
+        f'stroke="{C["wood_light"]}" stroke-opacity=".5" stroke-width="2"/>'
+    )
+
+    # points
+    anim = v.moved if (v.moved and v.animate) else None
+    for p in range(1, 25):
+        x0, is_top = point_column(bottom, p)
+        n_own = own_number(bottom, p)
+        tri_fill = C["point_dark"] if n_own % 2 == 0 else C["point_light"]
+        if is_top:
+            y0, y1 = TOP_Y, MID_Y
+            tri = f"{x0 + 2},{TOP_Y} {x0 + PW - 2},{TOP_Y} {_f(x0 + PW / 2)},{TOP_Y + TRI}"
+        else:
+            y0, y1 = MID_Y, BOTTOM_Y
+            tri = f"{x0 + 2},{BOTTOM_Y} {x0 + PW - 2},{BOTTOM_Y} {_f(x0 + PW / 2)},{BOTTOM_Y - TRI}"
+        g = [f'<g class="point" data-point="{p}" aria-label="{_point_label(position, p)}"']
+        if v.interactive:
+            g.append(f' role="button" tabindex="{0 if v.focus == p else -1}"')
+        if p in legal:
+            g.append(' data-legal="true"')
+        if v.picked == p:
+            g.append(' data-picked="true"')
+        g.append(">")
+        g.append(f'<rect class="hit" x="{x0}" y="{_f(y0)}" width="{PW}" height="{_f(y1 - y0)}" fill="#000" fill-opacity="0"/>')
+        g.append(f'<polygon points="{tri}" fill="{tri_fill}" stroke="#000" stroke-opacity=".18" stroke-width="1"/>')
+        color, n = position.owner(p)
+        if color and n:
+            for i in range(min(n, 5)):
+                cx, cy = checker_center(bottom, p, i, color)
+                lab = str(n) if (i == 4 and n > 5) else ""
+                cls = ""
+                is_top_checker = i == min(n, 5) - 1
+                if v.picked == p and is_top_checker:
+                    cls = " picked"
+                piece = _checker(u, color, cx, cy, lab, cls)
+                if anim and anim[1] == p and is_top_checker:
+                    piece = _animated(piece, anim, bottom, cx, cy, color)
+                g.append(piece)
+                if v.picked == p and is_top_checker:
+                    g.append(
+                        f'<circle class="picked-ring" cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(R + 1)}" fill="none" '
+                        f'stroke="{C["picked"]}" stroke-width="4"/>'
+                    )
+        if p in legal:
+            mover = turn
+            cx, cy = checker_center(bottom, p, _landing_index(position, p, mover), mover)
+            g.append(
+                f'<polygon class="legal-glow" points="{tri}" fill="{C["legal"]}" fill-opacity=".28"/>'
+                f'<circle class="legal-spot" cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(R - 3)}" fill="{C["legal"]}" '
+                f'fill-opacity=".45" stroke="{C["legal"]}" stroke-width="3" stroke-dasharray="6 4"/>'
+            )
+        if v.focus == p:
+            g.append(
+                f'<rect class="focus-ring" x="{x0 + 2}" y="{_f(y0 + 2)}" width="{PW - 4}" height="{_f(y1 - y0 - 4)}" '
+                f'rx="6" fill="none" stroke="{C["focus"]}" stroke-width="3" stroke-dasharray="8 4"/>'
+            )
+        g.append("</g>")
+        out.append("".join(g))
+
+    # bar
+    wb, bb = position.bar(WHITE), position.bar(BLACK)
+    g = [f'<g class="bar" data-point="bar" aria-label="bar, {_plural(wb, WHITE)}, {_plural(bb, BLACK)}"']
+    if v.interactive:
+        g.append(f' role="button" tabindex="{0 if v.focus == "bar" else -1}"')
+    if "bar" in legal:
+        g.append(' data-legal="true"')
+    if v.picked == "bar":
+        g.append(' data-picked="true"')
+    g.append(">")
+    g.append(f'<rect class="hit" x="{BAR_X}" y="{TOP_Y}" width="{BARW}" height="{field_h}" fill="#000" fill-opacity="0"/>')
+    for color, n in ((WHITE, wb), (BLACK, bb)):
+        for i in range(min(n, 4)):
+            cx, cy = checker_center(bottom, "bar", i, color)
+            lab = str(n) if (i == min(n, 4) - 1 and n > 4) else ""
+            top_one = i == min(n, 4) - 1
+            cls = " picked" if (v.picked == "bar" and color == turn and top_one) else ""
+            piece = _checker(u, color, cx, cy, lab, cls)
+            if anim and anim[1] == "bar" and anim[2] == color and top_one:
+                piece = _animated(piece, anim, bottom, cx, cy, color)
+            g.append(piece)
+            if cls:
+                g.append(
+                    f'<circle class="picked-ring" cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(R + 1)}" fill="none" '
+                    f'stroke="{C["picked"]}" stroke-width="4"/>'
+                )
+    if v.focus == "bar":
+        g.append(
+            f'<rect class="focus-ring" x="{BAR_X + 2}" y="{TOP_Y + 2}" width="{BARW - 4}" height="{field_h - 4}" '
+            f'rx="6" fill="none" stroke="{C["focus"]}" stroke-width="3" stroke-dasharray="8 4"/>'
+        )
+    g.append("</g>")
+    out.append("".join(g))
+
+    # bear-off tray
+    wo, bo = position.off(WHITE), position.off(BLACK)
+    g = [
+        f'<g class="tray" data-point="off" aria-label="off, {_plural(wo, WHITE)} and '
+        f'{_plural(bo, BLACK)} borne off"'
+    ]
+    if v.interactive:
+        g.append(f' role="button" tabindex="{0 if v.focus == "off" else -1}"')
+    if "off" in legal:
+        g.append(' data-legal="true"')
+    g.append(">")
+    g.append(f'<rect class="hit" x="{TRAY_X}" y="{TOP_Y}" width="{TRAYW}" height="{field_h}" fill="#000" fill-opacity="0"/>')
+    for color, n in ((WHITE, wo), (BLACK, bo)):
+        for i in range(n):
+            cx, cy = checker_center(bottom, "off", i, color)
+            piece = _slab(u, color, cx, cy)
+            if anim and anim[1] == "off" and anim[2] == color and i == n - 1:
+                piece = _animated(piece, anim, bottom, cx, cy, color)
+            g.append(piece)
+    if "off" in legal:
+        mover = turn
+        y0 = MID_Y if mover == bottom else TOP_Y
+        g.append(
+            f'<rect class="legal-glow" x="{TRAY_X + 3}" y="{_f(y0 + 3)}" width="{TRAYW - 6}" height="{_f(HALF + MID / 2 - 6)}" '
+            f'rx="6" fill="{C["legal"]}" fill-opacity=".3" stroke="{C["legal"]}" stroke-width="3" stroke-dasharray="6 4"/>'
+        )
+    if v.focus == "off":
+        g.append(
+            f'<rect class="focus-ring" x="{TRAY_X + 2}" y="{TOP_Y + 2}" width="{TRAYW - 4}" height="{field_h - 4}" '
+            f'rx="6" fill="none" stroke="{C["focus"]}" stroke-width="3" stroke-dasharray="8 4"/>'
+        )
+    g.append("</g>")
+    out.append("".join(g))
+
+    # pip counts and whose turn, in the tray's middle
+    for color, y in ((top, MID_Y - 12), (bottom, MID_Y + 24)):
+        active = color == turn and not v.opening
+        ink = C["legal"] if active else C["wood_text"]
+        out.append(
+            f'<g class="pips {color}{" on-roll" if active else ""}" aria-label="{color} pip count {position.pip(color)}">'
+            f'<circle cx="{TRAY_X + 12}" cy="{_f(y - 6)}" r="7" fill="url(#{u}-{"cw" if color == WHITE else "cb"})" '
+            f'stroke="{ink if active else "#000"}" stroke-width="{2.5 if active else 1}"/>'
+            f'<text x="{TRAY_X + TRAYW - 8}" y="{_f(y)}" text-anchor="end" font-size="17" font-weight="{700 if active else 400}" '
+            f'fill="{ink}" font-family="system-ui,sans-serif">{position.pip(color)}</text></g>'
+        )
+
+    # point numbers on the frame
+    if v.numbers:
+        for p in range(1, 25):
+            x0, is_top = point_column(bottom, p)
+            y = TOP_Y - 9 if is_top else BOTTOM_Y + 19
+            out.append(
+                f'<text class="num" x="{_f(x0 + PW / 2)}" y="{y}" text-anchor="middle" font-size="13" '
+                f'fill="{C["wood_text"]}" font-family="system-ui,sans-serif" aria-hidden="true">{p}</text>'
+            )
+
+    # dice in the middle band: the roller's own half is on their right
+    out.append(_dice_svg(v, turn))
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _dice_svg(v: View, turn: str) -> str:
+    bottom = v.bottom
+    out = ['<g class="dice" aria-hidden="true">']
+    if v.opening:
+        w, b = v.opening
+        for color, value in ((WHITE, w), (BLACK, b)):
+            x0 = RIGHT_X if color == bottom else LEFT_X
+            out.append(_die(v.uid, value, color, x0 + 3 * PW, MID_Y))
+    elif v.dice:
+        d1, d2 = v.dice[0], v.dice[1]
+        faces = [d1, d1, d1, d1] if d1 == d2 else [d1, d2]
+        left = list(v.dice_left) if v.dice_left is not None else list(faces)
+        used = []
+        for f in faces:  # mark used dice from the right so the order reads naturally
+            if f in left:
+                left.remove(f)
+                used.append(False)
+            else:
+                used.append(True)
+        x0 = RIGHT_X if turn == bottom else LEFT_X
+        gap = 54
+        start = x0 + 3 * PW - gap * (len(faces) - 1) / 2
+        for i, f in enumerate(faces):
+            out.append(_die(v.uid, f, turn, start + i * gap, MID_Y, used[i]))
+    out.append("</g>")
+    return "".join(out)
+
+
+def _animated(piece: str, anim: tuple, bottom: str, cx: float, cy: float, color: str) -> str:
+    """Wrap a checker so it glides in from the move's source (SMIL, no script)."""
+    src = anim[0]
+    sx, sy = checker_center(bottom, src, 0 if src in ("bar", "off") else 4, color)
+    if src not in ("bar", "off"):
+        sx, sy = checker_center(bottom, src, 0, color)
+    dx, dy = sx - cx, sy - cy
+    return (
+        f'<g class="moving"><animateTransform attributeName="transform" type="translate" '
+        f'from="{_f(dx)} {_f(dy)}" to="0 0" dur="0.32s" fill="freeze" calcMode="spline" '
+        f'keySplines=".3 0 .2 1" keyTimes="0;1"/>{piece}</g>'
+    )
+
+
+def hit_test(bottom: str, x: float, y: float) -> Optional[Point]:
+    """Which target (1..24, "bar", "off") lies under viewBox coordinates, or None."""
+    if TOP_Y <= y <= BOTTOM_Y:
+        if BAR_X <= x < RIGHT_X:
+            return "bar"
+        if TRAY_X <= x <= TRAY_X + TRAYW:
+            return "off"
+        in_left = LEFT_X <= x < BAR_X
+        in_right = RIGHT_X <= x < FIELD_END
+        if in_left or in_right:
+            col = int((x - (LEFT_X if in_left else RIGHT_X)) // PW)
+            is_top = y < MID_Y
+            if is_top:
+                n = 13 + col if in_left else 19 + col
+            else:
+                n = 12 - col if in_left else 6 - col
+            return n if bottom == WHITE else 25 - n
+    return None

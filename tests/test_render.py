@@ -1,0 +1,149 @@
+"""The SVG renderer: a pure function of position and view (site/webui/render.py)."""
+
+from __future__ import annotations
+
+import pathlib
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "site"))
+
+from engine import Position, build  # noqa: E402
+from webui import render  # noqa: E402
+from webui.palette import PALETTE, css  # noqa: E402
+from webui.render import View, render_board  # noqa: E402
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def points(root: ET.Element) -> dict[str, ET.Element]:
+    return {el.get("data-point"): el for el in root.iter() if el.get("data-point")}
+
+
+def test_start_position_dom_contract():
+    pos = Position.start()
+    root = parse(render_board(pos, View(dice=(3, 1), me="white")))
+    assert root.tag == NS + "svg"
+    assert root.get("data-testid") == "board"
+    assert root.get("data-position-id") == "4HPwATDgc/ABMA"
+    assert root.get("data-turn") == "white"
+    assert root.get("data-dice") == "3,1"
+    assert root.get("data-me") == "white"
+    assert root.get("viewBox") == f"0 0 {render.WIDTH} {render.HEIGHT}"
+    pts = points(root)
+    assert set(pts) == {str(p) for p in range(1, 25)} | {"bar", "off"}
+    assert pts["13"].get("aria-label") == "point 13, 5 white checkers"
+    assert pts["1"].get("aria-label") == "point 1, 2 black checkers"
+    assert pts["2"].get("aria-label") == "point 2, empty"
+    assert pts["bar"].get("aria-label").startswith("bar, 0 white checkers, 0 black checkers")
+    assert "data-me" not in parse(render_board(pos)).attrib
+    assert parse(render_board(pos)).get("data-dice") == ""
+
+
+def test_only_legal_destinations_are_marked():
+    root = parse(render_board(Position.start(), View(dice=(3, 1), legal={5, 7}, picked=8)))
+    legal = [el.get("data-point") for el in root.iter() if el.get("data-legal")]
+    assert sorted(legal) == ["5", "7"]
+    assert all(el.get("data-legal") == "true" for el in root.iter() if el.get("data-legal"))
+    picked = [el.get("data-point") for el in root.iter() if el.get("data-picked")]
+    assert picked == ["8"]
+    assert not [el for el in parse(render_board(Position.start())).iter() if el.get("data-legal")]
+
+
+def test_off_and_bar_can_be_marked():
+    pos = build("w 6:1 5:2 off:12; b 24:2 bar:1 off:12", turn="white")
+    root = parse(render_board(pos, View(dice=(6, 5), legal={"off"}, picked=6)))
+    assert [el.get("data-point") for el in root.iter() if el.get("data-legal")] == ["off"]
+    pts = points(root)
+    assert "12 white checkers" in pts["off"].get("aria-label")
+    assert "1 black checker" in pts["bar"].get("aria-label")
+    root = parse(render_board(pos.swap(), View(dice=(2, 1), picked="bar")))
+    assert points(root)["bar"].get("data-picked") == "true"
+
+
+def test_stacks_above_five_show_a_count():
+    pos = build("w 6:9 8:6; b 19:15", turn="white")
+    root = parse(render_board(pos))
+    g6 = points(root)["6"]
+    assert len([c for c in g6.iter(NS + "g") if "checker" in (c.get("class") or "")]) == 5
+    assert [t.text for t in g6.iter(NS + "text")] == ["9"]
+    g19 = points(root)["19"]
+    assert [t.text for t in g19.iter(NS + "text")] == ["15"]
+
+
+@pytest.mark.parametrize("bottom", ["white", "black"])
+def test_home_board_is_bottom_right(bottom):
+    """Each player sees their own home board bottom-right, point 1 (own) at the corner."""
+    home_corner = 1 if bottom == "white" else 24
+    x, top = render.point_column(bottom, home_corner)
+    assert not top and x == render.FIELD_END - render.PW
+    far = 24 if bottom == "white" else 1
+    x, top = render.point_column(bottom, far)
+    assert top and x == render.FIELD_END - render.PW
+    # every point has its own column
+    cols = {render.point_column(bottom, p) for p in range(1, 25)}
+    assert len(cols) == 24
+    for p in range(1, 25):
+        x, top = render.point_column(bottom, p)
+        cx, cy = render.checker_center(bottom, p, 0)
+        assert render.hit_test(bottom, cx, cy) == p
+    assert render.hit_test(bottom, render.BAR_X + 5, 300) == "bar"
+    assert render.hit_test(bottom, render.TRAY_X + 5, 300) == "off"
+
+
+def test_bottom_attribute_and_turn_override():
+    pos = Position.start()
+    root = parse(render_board(pos, View(bottom="black", turn="black", position_id="X")))
+    assert root.get("data-bottom") == "black"
+    assert root.get("data-turn") == "black"
+    assert root.get("data-position-id") == "X"
+
+
+def test_dice_doubles_opening_and_used():
+    pos = Position.start()
+    root = parse(render_board(pos, View(dice=(4, 4), dice_left=(4, 4))))
+    dice = [g for g in root.iter(NS + "g") if (g.get("class") or "").startswith("die ")]
+    assert len(dice) == 4
+    assert sum("used" in g.get("class") for g in dice) == 2
+    root = parse(render_board(pos, View(opening=(5, 3), dice=(5, 3))))
+    dice = [g for g in root.iter(NS + "g") if (g.get("class") or "").startswith("die ")]
+    assert sorted(g.get("class") for g in dice) == ["die black", "die white"]
+    assert sorted(g.get("data-die") for g in dice) == ["3", "5"]
+
+
+def test_pip_counts_and_turn_shown():
+    pos = Position.start()
+    svg = render_board(pos)
+    assert svg.count(">167<") == 2
+    assert 'class="pips white on-roll"' in svg
+
+
+def test_focus_and_diagrams():
+    pos = Position.start()
+    root = parse(render_board(pos, View(focus=13)))
+    assert points(root)["13"].get("tabindex") == "0"
+    assert points(root)["12"].get("tabindex") == "-1"
+    root = parse(render_board(pos, View(testid=None, interactive=False, uid="d1")))
+    assert root.get("data-testid") is None
+    assert points(root)["13"].get("tabindex") is None
+    assert 'id="d1-felt"' in render_board(pos, View(uid="d1"))
+
+
+def test_animation_respects_reduced_motion():
+    pos = build("w 24:2 13:5 8:3 6:4 5:1; b 1:2 12:5 17:3 19:5", turn="white")
+    assert "animateTransform" in render_board(pos, View(moved=(8, 5, "white")))
+    assert "animateTransform" not in render_board(pos, View(moved=(8, 5, "white"), animate=False))
+
+
+def test_palette_css():
+    text = css()
+    for name, value in PALETTE.items():
+        assert f"--bg-{name.replace('_', '-')}: {value};" in text
+    assert re.fullmatch(r"#[0-9a-f]{6}", PALETTE["felt"])
