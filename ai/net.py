@@ -1,0 +1,149 @@
+"""Pure-Python neural evaluator (standard library only; runs in Pyodide).
+
+A net maps the sparse inputs of :mod:`ai.encoder` through one sigmoid hidden
+layer to five sigmoid outputs, the probabilities for the player on roll:
+``(win, win_gammon, win_backgammon, lose_gammon, lose_backgammon)``
+(gammon outputs include backgammons, as in GNU Backgammon).
+
+Speed: the hidden pre-activation is the bias plus the weight rows of the
+active inputs only, and :meth:`Net.delta` starts from a sibling position's
+pre-activation and adds just the rows whose inputs changed.
+
+Weights are float16 in ``ai/weights/{contact,race}.bin`` (format in
+``ai/training/export.py``), trained by ``python -m ai.training.train``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import struct
+from array import array
+from operator import add, mul
+from typing import Sequence
+
+from ai import encoder
+
+WEIGHTS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "weights")
+
+Probs = tuple  # (win, win_g, win_bg, lose_g, lose_bg)
+_exp = math.exp
+
+
+def _sig(x: float) -> float:
+    if x < -40.0:
+        return 0.0
+    return 1.0 / (1.0 + _exp(-x))
+
+
+def equity(p: Sequence[float]) -> float:
+    """Cubeless equity with gammons (and backgammons) counting, for the player
+    whose probabilities ``p`` are."""
+    return 2.0 * p[0] - 1.0 + p[1] + p[2] - p[3] - p[4]
+
+
+def invert(p: Sequence[float]) -> Probs:
+    """The same outcome probabilities seen from the other side."""
+    return (1.0 - p[0], p[3], p[4], p[1], p[2])
+
+
+class Net:
+    """One evaluator: ``Net.load(path)``, then ``evaluate(board)``."""
+
+    def __init__(self, rows: list, b1: list, w2: list, b2: list):
+        self.rows = rows  # n_in lists of n_hidden floats
+        self.b1 = b1
+        self.w2 = w2  # 5 lists of n_hidden floats
+        self.b2 = b2
+        self.n_hidden = len(b1)
+
+    @classmethod
+    def load(cls, path: str) -> "Net":
+        with open(path, "rb") as f:
+            data = f.read()
+        if data[:4] != b"BGNN":
+            raise ValueError(f"{path}: not a BGNN weights file")
+        version, n_in, n_h, n_out = struct.unpack_from("<4H", data, 4)
+        if version != 1 or n_in != encoder.N_INPUTS:
+            raise ValueError(f"{path}: version {version}, {n_in} inputs; "
+                             f"expected version 1, {encoder.N_INPUTS} inputs")
+        count = n_in * n_h + n_h + n_out * n_h + n_out
+        vals = struct.unpack_from(f"<{count}e", data, 12)
+        k = 0
+        rows = []
+        for _ in range(n_in):
+            rows.append(list(vals[k:k + n_h]))
+            k += n_h
+        b1 = list(vals[k:k + n_h])
+        k += n_h
+        w2 = []
+        for _ in range(n_out):
+            w2.append(list(vals[k:k + n_h]))
+            k += n_h
+        b2 = list(vals[k:k + n_out])
+        return cls(rows, b1, w2, b2)
+
+    # --- hidden layer -----------------------------------------------------
+    def pre(self, feats: Sequence[tuple[int, float]]) -> list[float]:
+        """Hidden pre-activation: bias + sum of the active inputs' rows."""
+        acc = self.b1
+        rows = self.rows
+        for i, v in feats:
+            row = rows[i]
+            if v == 1.0:
+                acc = list(map(add, acc, row))
+            else:
+                acc = [a + v * r for a, r in zip(acc, row)]
+        return acc if acc is not self.b1 else list(acc)
+
+    def delta(self, acc: list[float], diff: dict) -> list[float]:
+        """Pre-activation of a position whose inputs differ from those behind
+        ``acc`` by ``diff`` ({index: new - old})."""
+        rows = self.rows
+        for i, v in diff.items():
+            if v:
+                row = rows[i]
+                if v == 1.0:
+                    acc = list(map(add, acc, row))
+                elif v == -1.0:
+                    acc = [a - r for a, r in zip(acc, row)]
+                else:
+                    acc = [a + v * r for a, r in zip(acc, row)]
+        return acc
+
+    def output(self, acc: Sequence[float]) -> Probs:
+        """The five probabilities from a hidden pre-activation."""
+        h = [1.0 / (1.0 + _exp(-x)) if x > -40.0 else 0.0 for x in acc]
+        b2 = self.b2
+        w = self.w2
+        return (
+            _sig(b2[0] + sum(map(mul, w[0], h))),
+            _sig(b2[1] + sum(map(mul, w[1], h))),
+            _sig(b2[2] + sum(map(mul, w[2], h))),
+            _sig(b2[3] + sum(map(mul, w[3], h))),
+            _sig(b2[4] + sum(map(mul, w[4], h))),
+        )
+
+    def evaluate(self, board) -> Probs:
+        """Probabilities for the player on roll of ``board`` = (opponent, mover)."""
+        return self.output(self.pre(encoder.encode(board)))
+
+
+def feature_diff(old: Sequence[tuple[int, float]], new: Sequence[tuple[int, float]]) -> dict:
+    """{index: new - old} over the inputs that differ."""
+    d = dict(new)
+    get = d.get
+    for i, v in old:
+        d[i] = get(i, 0.0) - v
+    return d
+
+
+_NETS: dict = {}
+
+
+def nets() -> tuple[Net, Net]:
+    """(contact net, race net), loaded once."""
+    if not _NETS:
+        _NETS["contact"] = Net.load(os.path.join(WEIGHTS_DIR, "contact.bin"))
+        _NETS["race"] = Net.load(os.path.join(WEIGHTS_DIR, "race.bin"))
+    return _NETS["contact"], _NETS["race"]

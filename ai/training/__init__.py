@@ -1,0 +1,1 @@
+"""Dev-only training pipeline (numpy, CPU torch, gnubg-nn). Never shipped."""
