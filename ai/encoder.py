@@ -79,7 +79,8 @@ def is_contact(board: Board) -> bool:
     return my_back + opp_back >= 24
 
 
-def _side(side: Sequence[int], base: int, out: list) -> None:
+def _side(side: Sequence[int], base: int, out: list) -> int:
+    """Append one side's inputs; return its rearmost occupied index (-1: none)."""
     append = out.append
     back = -1
     home = 0
@@ -104,15 +105,16 @@ def _side(side: Sequence[int], base: int, out: list) -> None:
         append((base + BACK, (back + 1) / 25.0))
     if home:
         append((base + HOME, home / 15.0))
+    return back
 
 
 def encode(board: Board) -> list[tuple[int, float]]:
     """Sparse inputs ``[(index, value), ...]`` of ``board`` for the player on roll."""
     opp, me = board
     out: list[tuple[int, float]] = []
-    _side(me, MOVER, out)
-    _side(opp, OPPONENT, out)
-    if is_contact(board):
+    my_back = _side(me, MOVER, out)
+    opp_back = _side(opp, OPPONENT, out)
+    if my_back >= 0 and opp_back >= 0 and my_back + opp_back >= 24:  # see is_contact
         out.append((CONTACT, 1.0))
     return out
 

@@ -19,7 +19,7 @@ import math
 import os
 import struct
 from array import array
-from operator import add, mul
+from operator import add, mul, sub
 from typing import Sequence
 
 from ai import encoder
@@ -56,6 +56,7 @@ class Net:
         self.w2 = w2  # 5 lists of n_hidden floats
         self.b2 = b2
         self.n_hidden = len(b1)
+        self._scaled: dict = {}  # (input, value) -> value * row, for delta()
 
     @classmethod
     def load(cls, path: str) -> "Net":
@@ -98,22 +99,29 @@ class Net:
 
     def delta(self, acc: list[float], diff: dict) -> list[float]:
         """Pre-activation of a position whose inputs differ from those behind
-        ``acc`` by ``diff`` ({index: new - old})."""
+        ``acc`` by ``diff`` ({index: new - old}, no zeros)."""
         rows = self.rows
+        scaled = self._scaled
         for i, v in diff.items():
-            if v:
-                row = rows[i]
-                if v == 1.0:
-                    acc = list(map(add, acc, row))
-                elif v == -1.0:
-                    acc = [a - r for a, r in zip(acc, row)]
-                else:
-                    acc = [a + v * r for a, r in zip(acc, row)]
+            if v == 1.0:
+                acc = list(map(add, acc, rows[i]))
+            elif v == -1.0:
+                acc = list(map(sub, acc, rows[i]))
+            else:
+                row = scaled.get((i, v))
+                if row is None:
+                    if len(scaled) > 50000:
+                        scaled.clear()
+                    row = scaled[(i, v)] = [v * r for r in rows[i]]
+                acc = list(map(add, acc, row))
         return acc
 
     def output(self, acc: Sequence[float]) -> Probs:
         """The five probabilities from a hidden pre-activation."""
-        h = [1.0 / (1.0 + _exp(-x)) if x > -40.0 else 0.0 for x in acc]
+        try:
+            h = [1.0 / (1.0 + _exp(-x)) for x in acc]
+        except OverflowError:
+            h = [_sig(x) for x in acc]
         b2 = self.b2
         w = self.w2
         return (
@@ -134,7 +142,11 @@ def feature_diff(old: Sequence[tuple[int, float]], new: Sequence[tuple[int, floa
     d = dict(new)
     get = d.get
     for i, v in old:
-        d[i] = get(i, 0.0) - v
+        x = get(i, 0.0) - v
+        if x:
+            d[i] = x
+        else:
+            del d[i]
     return d
 
 

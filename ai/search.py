@@ -1,0 +1,164 @@
+"""Evaluating plays: static (0-ply) evaluation of every legal play, and a
+gnubg-style move filter followed by a one-roll lookahead (1-ply: all 21
+rolls, the opponent's best 0-ply reply) on the best few candidates.
+
+Probabilities are always ``(win, win_g, win_bg, lose_g, lose_bg)`` for a named
+side; equity is cubeless with gammons and backgammons counting
+(:func:`ai.net.equity`).
+
+Positions evaluated by the nets are "boards" ``(opponent, mover)`` for the
+player on roll. Sibling positions (all plays from one position, all replies
+to one candidate) share one base encoding, and each is evaluated from the
+base's hidden pre-activation plus the rows of the inputs that changed.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Sequence
+
+from engine import Play, Position, result_positions
+
+from ai import bearoff, encoder
+from ai.net import equity, feature_diff, invert, nets
+
+# (d1, d2, weight out of 36) for the 21 distinct rolls
+ROLLS = tuple((a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7))
+
+
+def win_probs(loser: Sequence[int]) -> tuple:
+    """Probabilities for a side that has just borne off its last checker;
+    ``loser`` is the other side in its own gnubg layout."""
+    if sum(loser) < 15:
+        return (1.0, 0.0, 0.0, 0.0, 0.0)
+    bg = 1.0 if any(loser[18:25]) else 0.0  # in the winner's home board or on the bar
+    return (1.0, 1.0, bg, 0.0, 0.0)
+
+
+class _Base:
+    """A shared starting point for evaluating sibling boards."""
+
+    __slots__ = ("feats", "pre")
+
+    def __init__(self, board):
+        self.feats = encoder.encode(board)
+        self.pre: dict = {}
+
+
+class Evaluator:
+    """0-ply and 1-ply evaluation with the contact net, the race net and the
+    bear-off database."""
+
+    def __init__(self):
+        self.contact, self.race = nets()
+        self.evals = 0  # static evaluations done (for benchmarks)
+
+    # --- static evaluation of a board (player on roll) -------------------------
+    def board(self, board, base: _Base | None = None) -> tuple:
+        """Probabilities for the player on roll of ``board`` = (opponent, mover)."""
+        self.evals += 1
+        feats = encoder.encode(board)
+        contact = feats[-1][0] == encoder.CONTACT
+        if not contact and bearoff.applies(board):
+            return bearoff.probabilities(board)
+        net = self.contact if contact else self.race
+        if base is not None:
+            diff = feature_diff(base.feats, feats)
+            if len(diff) < len(feats):
+                pre = base.pre.get(net)
+                if pre is None:
+                    pre = base.pre[net] = net.pre(base.feats)
+                return net.output(net.delta(pre, diff))
+        return net.output(net.pre(feats))
+
+    def after(self, r: Position, base: _Base | None = None) -> tuple:
+        """Probabilities, for the side that just played, of a play's result
+        ``r`` (that side still on roll in ``r``), at 0-ply."""
+        if not any(r.mover):
+            return win_probs(r.opponent)
+        return invert(self.board((r.mover, r.opponent), base))
+
+    def plays0(self, pos: Position, results: Sequence[Position]) -> list[tuple]:
+        """0-ply probabilities (for the mover of ``pos``) of each result."""
+        base = _Base((pos.mover, pos.opponent))
+        return [self.after(r, base) for r in results]
+
+    # --- one-roll lookahead -------------------------------------------------
+    def ply1(self, r: Position) -> tuple:
+        """1-ply probabilities for the side that played into ``r``: the mean,
+        over the opponent's 21 rolls, of the 0-ply value after the opponent's
+        best (0-ply) reply."""
+        if not any(r.mover):
+            return win_probs(r.opponent)
+        rn = r.swap()  # the opponent on roll
+        base_board = (r.opponent, r.mover)  # us on roll, before their reply
+        base = _Base(base_board)
+        acc = [0.0] * 5
+        for d1, d2, w in ROLLS:
+            replies = result_positions(rn, d1, d2)
+            if not replies:
+                p = self.board(base_board, base)
+            else:
+                best = None
+                best_eq = 9.0
+                for q in replies:
+                    if not any(q.mover):  # the opponent bears off its last checker
+                        p = invert(win_probs(q.opponent))
+                    else:
+                        p = self.board((q.mover, q.opponent), base)
+                    e = equity(p)
+                    if e < best_eq:
+                        best_eq = e
+                        best = p
+                p = best
+            for k in range(5):
+                acc[k] += w * p[k]
+        return tuple(a / 36.0 for a in acc)
+
+
+class Candidate(NamedTuple):
+    """A ranked play."""
+
+    play: Play
+    probs: tuple  # (win, win_g, win_bg, lose_g, lose_bg) for the mover
+    equity: float
+    ply: int  # depth it was last evaluated at
+
+
+_EVALUATOR: list = []
+
+
+def evaluator() -> Evaluator:
+    if not _EVALUATOR:
+        _EVALUATOR.append(Evaluator())
+    return _EVALUATOR[0]
+
+
+def rank(pos: Position, d1: int, d2: int, plies: int = 1, max_candidates: int = 6,
+         threshold: float = 0.12, plays: Sequence[Play] | None = None) -> list[Candidate]:
+    """Every legal play of ``pos`` for the roll, best first.
+
+    All plays get a 0-ply evaluation; with ``plies`` = 1 the filter keeps at
+    most ``max_candidates`` plays within ``threshold`` equity of the best, and
+    those are re-evaluated with the one-roll lookahead and ranked first.
+    """
+    ev = evaluator()
+    if plays is None:
+        plays = pos.legal_plays(d1, d2)
+    if not plays:
+        return []
+    probs = ev.plays0(pos, [p.result for p in plays])
+    cands = sorted(
+        (Candidate(p, pr, equity(pr), 0) for p, pr in zip(plays, probs)),
+        key=lambda c: -c.equity,
+    )
+    if plies >= 1 and len(cands) > 1:
+        best = cands[0].equity
+        top = [c for c in cands[:max_candidates] if c.equity >= best - threshold]
+        if len(top) > 1:
+            deep = []
+            for c in top:
+                pr = ev.ply1(c.play.result)
+                deep.append(Candidate(c.play, pr, equity(pr), 1))
+            deep.sort(key=lambda c: -c.equity)
+            cands = deep + cands[len(top):]
+    return cands
