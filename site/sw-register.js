@@ -1,0 +1,75 @@
+/* Page side of the service worker (sw.js): register it, and let the page
+ * decide when a newly deployed version takes over.
+ *
+ * Include once per page:   <script type="module" src="./sw-register.js"></script>
+ *
+ * window.bgServiceWorker:
+ *   .updateReady      true once a new version is installed and waiting
+ *   .applyUpdate()    activate the waiting version and reload the page; call it
+ *                     only when no game is in progress (it is a no-op otherwise
+ *                     having nothing waiting)
+ *   .version()        Promise<string>: the controlling worker's build version
+ * window event "bg:update-ready" fires when a new version is waiting.
+ *
+ * Nothing here swaps versions by itself: a waiting version otherwise takes
+ * over only when every tab of the site has been closed.
+ */
+const api = {
+  updateReady: false,
+  registration: null,
+  applyUpdate() {
+    const waiting = api.registration && api.registration.waiting;
+    if (!waiting) return false;
+    let reloaded = false;
+    navigator.serviceWorker.addEventListener("controllerchange", () => {
+      if (!reloaded) {
+        reloaded = true;
+        location.reload();
+      }
+    });
+    waiting.postMessage({ type: "SKIP_WAITING" });
+    return true;
+  },
+  version() {
+    const controller = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (!controller) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const onMessage = (event) => {
+        if (event.data && event.data.type === "VERSION") {
+          navigator.serviceWorker.removeEventListener("message", onMessage);
+          resolve(event.data.version);
+        }
+      };
+      navigator.serviceWorker.addEventListener("message", onMessage);
+      controller.postMessage({ type: "GET_VERSION" });
+    });
+  },
+};
+window.bgServiceWorker = api;
+
+function announce() {
+  if (api.updateReady) return;
+  api.updateReady = true;
+  window.dispatchEvent(new CustomEvent("bg:update-ready"));
+}
+
+function watch(registration) {
+  api.registration = registration;
+  if (registration.waiting && navigator.serviceWorker.controller) announce();
+  registration.addEventListener("updatefound", () => {
+    const installing = registration.installing;
+    if (!installing) return;
+    installing.addEventListener("statechange", () => {
+      // "installed" with a controller present = an update is waiting
+      // (without one, this is the first install and it activates by itself).
+      if (installing.state === "installed" && navigator.serviceWorker.controller) announce();
+    });
+  });
+}
+
+if ("serviceWorker" in navigator && location.protocol !== "file:") {
+  navigator.serviceWorker
+    .register(new URL("./sw.js", import.meta.url), { updateViaCache: "none" })
+    .then(watch)
+    .catch((error) => console.warn("service worker not registered:", error));
+}
