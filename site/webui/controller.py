@@ -1,0 +1,485 @@
+"""Game flow for the board page: DOM-free state and pure state changes.
+
+The controller decides no rules: legal sources and destinations come from the
+engine's ``TurnBuilder``; the controller only keeps track of what the player
+picked up, which turn phase the game is in, and what to announce. The browser
+layer (``app.py``) turns clicks, drags and keys into calls here, renders
+``view()`` and runs the AI in a worker when ``phase == "ai"``.
+
+Points given to and returned by the controller are absolute (1..24, "bar",
+"off"), as on the board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Optional
+
+from engine import (
+    BLACK,
+    WHITE,
+    Dice,
+    Game,
+    Position,
+    TurnBuilder,
+    from_absolute,
+    other,
+    to_absolute,
+)
+
+from .render import View
+
+Point = object  # int 1..24, "bar" or "off"
+
+STATE_VERSION = 1
+
+
+def fraction_text(x: Fraction) -> str:
+    """Exact points: ``5/3``, ``2``.
+
+    >>> fraction_text(Fraction(10, 6))
+    '5/3'
+    """
+    x = Fraction(x)
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def dice_text(dice) -> str:
+    return "-".join(str(d) for d in dice)
+
+
+def cap(color: str) -> str:
+    return color.capitalize()
+
+
+@dataclass
+class Settings:
+    """What game to play: the URL parameters and the New game form."""
+
+    mode: str = "ai"             # "ai" | "local"
+    level: int = 3               # AI level 1..5
+    color: str = WHITE           # the human's colour against the AI
+    seed: Optional[int] = None   # fixed dice: a practice game, never on the leaderboard
+
+    @classmethod
+    def from_params(cls, params: dict, base: Optional["Settings"] = None) -> "Settings":
+        """Settings from URL parameters; bad values fall back to ``base``.
+
+        >>> Settings.from_params({"mode": "local", "level": "9", "seed": "7"}).level
+        3
+        """
+        b = base or cls()
+        mode = params.get("mode", b.mode)
+        if mode not in ("ai", "local"):
+            mode = b.mode
+        try:
+            level = int(params.get("level", b.level))
+            if not 1 <= level <= 5:
+                raise ValueError
+        except (TypeError, ValueError):
+            level = b.level
+        color = params.get("color", b.color)
+        if color not in (WHITE, BLACK):
+            color = b.color
+        seed = b.seed if "seed" not in params else params.get("seed")
+        try:
+            seed = None if seed in (None, "") else int(seed)
+        except (TypeError, ValueError):
+            seed = None
+        return cls(mode, level, color, seed)
+
+    def to_dict(self) -> dict:
+        return {"mode": self.mode, "level": self.level, "color": self.color, "seed": self.seed}
+
+    def params(self) -> dict:
+        d = {"mode": self.mode}
+        if self.mode == "ai":
+            d["level"] = str(self.level)
+            d["color"] = self.color
+        if self.seed is not None:
+            d["seed"] = str(self.seed)
+        return d
+
+
+@dataclass
+class Frame:
+    """One animation frame of a play: the position after a step."""
+
+    position: Position     # mover still on roll
+    moved: tuple           # (src, dst, colour), absolute points
+    dice_left: tuple       # dice still unused after this step
+
+
+@dataclass
+class Controller:
+    settings: Settings = field(default_factory=Settings)
+    game: Optional[Game] = None
+    builder: Optional[TurnBuilder] = None
+    phase: str = "idle"          # "opening" | "roll" | "move" | "ai" | "over" | "idle"
+    picked: Optional[Point] = None
+    legal: dict = field(default_factory=dict)   # absolute dst -> steps, while picked
+    viewing: Optional[int] = None               # history index shown read-only
+    focus: Optional[Point] = None
+    opening: Optional[tuple] = None             # (white_die, black_die) of the opening roll
+    announcements: list = field(default_factory=list)
+    message: str = ""
+    dice_draws: int = 0                          # rolls made with the seeded dice (resume)
+    hint: Optional[str] = None
+    recorded: bool = False                       # result already on the leaderboard
+
+    # ------------------------------------------------------------ set-up
+    def new_game(self, settings: Optional[Settings] = None) -> None:
+        if settings is not None:
+            self.settings = settings
+        self.game = Game(dice=Dice(self.settings.seed))
+        self.dice_draws = 0
+        self.builder = None
+        self.picked = None
+        self.legal = {}
+        self.viewing = None
+        self.hint = None
+        self.opening = None
+        self.message = ""
+        w, b = self.game.opening_roll()
+        self.dice_draws += 1
+        self.opening = (w, b)
+        starter = self.game.turn
+        mode = self.settings.mode
+        who = self._who(starter)
+        self.say(f"New game. Opening roll: White {w}, Black {b}. {who} {'start' if who == 'You' else 'starts'} with {dice_text(self.game.dice)}.")
+        self._begin_turn()
+
+    # ------------------------------------------------------------- helpers
+    def say(self, text: str) -> None:
+        self.announcements.append(text)
+        self.message = text
+
+    def take_announcements(self) -> list:
+        out, self.announcements = self.announcements, []
+        return out
+
+    def _who(self, color: str) -> str:
+        if self.settings.mode == "ai":
+            return "You" if color == self.settings.color else "The AI"
+        return cap(color)
+
+    def is_human(self, color: str) -> bool:
+        return self.settings.mode == "local" or color == self.settings.color
+
+    @property
+    def turn(self) -> str:
+        return self.game.turn
+
+    @property
+    def position(self) -> Position:
+        """The position on screen: the turn's start plus the steps taken so far."""
+        if self.builder is not None:
+            return self.builder.position
+        return self.game.position
+
+    @property
+    def human_to_move(self) -> bool:
+        return self.phase == "move" and self.is_human(self.turn)
+
+    # --------------------------------------------------------- turn flow
+    def _begin_turn(self) -> None:
+        """Dice are on the table for ``game.turn``: move, pass or auto-play."""
+        self.picked, self.legal, self.hint = None, {}, None
+        game = self.game
+        color = game.turn
+        if not self.is_human(color):
+            self.builder = None
+            self.phase = "ai"
+            return
+        self.builder = TurnBuilder(game.position, tuple(game.dice))
+        b = self.builder
+        if b.no_play:
+            self.say(f"{self._who(color)} rolled {dice_text(game.dice)}: no legal move, the turn passes.")
+            self.builder = None
+            game.pass_turn()
+            self._next_turn()
+            return
+        if b.forced:
+            play = b.plays[0]
+            self.say(f"{self._who(color)} rolled {dice_text(game.dice)}: the only legal play, {play.notation}, was played automatically.")
+            self.builder = None
+            game.play(play)
+            self._after_play()
+            return
+        self.phase = "move"
+        self.say(f"{self._who(color)} to play {dice_text(game.dice)}.")
+
+    @staticmethod
+    def _single_checker(play) -> bool:
+        """A forced play that moves just one checker (nothing for the player to decide)."""
+        srcs = {s.src for s in play.steps}
+        return len(play.steps) >= 1 and len(srcs) == 1 and all(
+            play.steps[i].dst == play.steps[i + 1].src for i in range(len(play.steps) - 1)
+        )
+
+    def _after_play(self) -> None:
+        self.opening = None
+        if self.game.is_over:
+            self.phase = "over"
+            self.builder = None
+            w = self.game.winner
+            kind = self.game.result_kind
+            pts = fraction_text(self.points())
+            if self.settings.mode == "ai":
+                who = "You win" if w == self.settings.color else "The AI wins"
+            else:
+                who = f"{cap(w)} wins"
+            self.say(f"{who}: {'a ' + kind + ' game' if kind == 'single' else 'a ' + kind}, {pts} point{'s' if pts != '1' else ''}.")
+            return
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        self.opening = None
+        self.builder = None
+        color = self.game.turn
+        if self.is_human(color):
+            self.phase = "roll"
+            self.say(f"{self._who(color)} to roll." if self.settings.mode == "local" or color != self.settings.color else "Your turn: roll the dice.")
+        else:
+            self.phase = "ai"
+
+    def roll(self) -> tuple:
+        """The human on turn rolls (the Roll button)."""
+        if self.phase != "roll":
+            raise ValueError("not the time to roll")
+        dice = self.game.roll()
+        self.dice_draws += 1
+        self.say(f"{self._who(self.game.turn)} rolled {dice_text(dice)}.")
+        self._begin_turn()
+        return dice
+
+    # ------------------------------------------------------ picking/moving
+    def sources(self) -> set:
+        if not self.human_to_move or self.builder is None or self.viewing is not None:
+            return set()
+        return {to_absolute(self.turn, s) for s in self.builder.sources()}
+
+    def click(self, point: Point) -> str:
+        """A click/tap/Enter on a point. Returns what happened:
+        "pick", "drop" (put down), "move", "none"."""
+        if not self.human_to_move or self.viewing is not None:
+            return "none"
+        if self.picked is not None:
+            if point == self.picked:
+                self.picked, self.legal = None, {}
+                return "drop"
+            if point in self.legal:
+                self.move(self.picked, point)
+                return "move"
+        if point in self.sources():
+            self.pick(point)
+            return "pick"
+        if self.picked is not None:
+            self.picked, self.legal = None, {}
+            return "drop"
+        return "none"
+
+    def pick(self, point: Point) -> None:
+        src = from_absolute(self.turn, point)
+        dests = self.builder.destinations(src)
+        self.picked = point
+        self.legal = {to_absolute(self.turn, d): path for d, path in dests.items()}
+
+    def move(self, src: Point, dst: Point) -> list:
+        """Move the picked checker; returns the steps applied (own numbering)."""
+        color = self.turn
+        s, d = from_absolute(color, src), from_absolute(color, dst)
+        path = self.legal.get(dst) if self.picked == src else None
+        before = len(self.builder.steps)
+        self.builder.move(s, d)
+        steps = list(self.builder.steps[before:]) or list(path or [])
+        self.picked, self.legal = None, {}
+        note = " ".join(_step_text(st) for st in steps)
+        self.say(f"{self._who(color)} moved {note}.")
+        if self.builder.is_complete and not self.builder.can_move:
+            self.say("Play complete: press Done, or Undo to change it.")
+        return steps
+
+    def undo(self) -> bool:
+        if not self.human_to_move or not self.builder or not self.builder.steps:
+            return False
+        self.builder.undo()
+        self.picked, self.legal = None, {}
+        self.say("Step undone.")
+        return True
+
+    @property
+    def can_done(self) -> bool:
+        return bool(self.human_to_move and self.builder and self.builder.is_complete)
+
+    def done(self) -> bool:
+        if not self.can_done:
+            return False
+        play = self.builder.play
+        color = self.turn
+        self.builder = None
+        self.game.play(play)
+        self.say(f"{self._who(color)} played {play.notation}.")
+        self._after_play()
+        return True
+
+    # --------------------------------------------------------------- AI
+    def ai_roll(self) -> tuple:
+        """Roll for the AI (phase "ai", no dice yet on a normal turn)."""
+        dice = self.game.roll()
+        self.dice_draws += 1
+        self.say(f"The AI rolled {dice_text(dice)}.")
+        return dice
+
+    def ai_needs_roll(self) -> bool:
+        return self.phase == "ai" and not self.game.dice
+
+    def ai_play(self, notation: str) -> list:
+        """Apply the AI's chosen play; returns animation frames."""
+        game = self.game
+        color = game.turn
+        d1, d2 = game.dice
+        pos = game.position
+        plays = pos.legal_plays(d1, d2)
+        if not plays:
+            self.say(f"The AI rolled {dice_text(game.dice)}: no legal move, the turn passes.")
+            game.pass_turn()
+            self._next_turn()
+            return []
+        play = pos.parse_play(notation, d1, d2) if notation else plays[0]
+        frames = play_frames(pos, (d1, d2), play)
+        game.play(play)
+        self.say(f"The AI played {play.notation}.")
+        self._after_play()
+        return frames
+
+    # ------------------------------------------------------------ history
+    def history(self) -> list:
+        return list(self.game.history) if self.game else []
+
+    def view_history(self, index: Optional[int]) -> None:
+        h = self.history()
+        if index is None or not (0 <= index < len(h)):
+            self.viewing = None
+        else:
+            self.viewing = index
+            self.picked, self.legal = None, {}
+
+    # ------------------------------------------------------------ results
+    def points(self) -> Fraction:
+        if self.settings.mode == "ai":
+            return Fraction(self.game.points(self.settings.level))
+        return Fraction(self.game.points())
+
+    def result(self) -> Optional[dict]:
+        if not self.game or not self.game.is_over:
+            return None
+        return {
+            "winner": self.game.winner,
+            "kind": self.game.result_kind,
+            "points": fraction_text(self.points()),
+        }
+
+    # --------------------------------------------------------------- view
+    def view(self, **kw) -> tuple:
+        """(position, View) to render now."""
+        me = None
+        if self.settings.mode == "ai":
+            me = self.settings.color
+        bottom = self.settings.color if self.settings.mode == "ai" else self._local_bottom()
+        if self.viewing is not None:
+            e = self.history()[self.viewing]
+            pos = Position.from_id(e.before_id, turn=e.color)
+            v = View(
+                bottom=bottom, dice=tuple(e.dice) if e.dice else (), me=me, interactive=True,
+                label=f"Position before move {self.viewing + 1} (read-only)", extra={"viewing": str(self.viewing)},
+                focus=self.focus,
+            )
+            return pos, v
+        game = self.game
+        turn_start = game.position
+        dice = tuple(game.dice) if game.dice else ()
+        dice_left = tuple(self.builder.dice_left) if self.builder is not None else None
+        v = View(
+            bottom=bottom,
+            dice=dice,
+            dice_left=dice_left,
+            opening=self.opening if self.opening and self.phase in ("move", "ai") else None,
+            me=me,
+            legal=set(self.legal),
+            picked=self.picked,
+            focus=self.focus,
+            turn=game.turn,
+            position_id=turn_start.id,
+            extra={"phase": self.phase},
+            **kw,
+        )
+        return self.position, v
+
+    def _local_bottom(self) -> str:
+        """Two players on one device: the player on turn sees their home bottom-right."""
+        return self.game.turn if self.game else WHITE
+
+    # -------------------------------------------------------- persistence
+    def to_dict(self) -> dict:
+        steps = []
+        if self.builder is not None:
+            steps = [[st.src, st.dst] for st in self.builder.steps]
+        return {
+            "v": STATE_VERSION,
+            "settings": self.settings.to_dict(),
+            "game": self.game.to_dict(),
+            "phase": self.phase,
+            "steps": steps,
+            "opening": list(self.opening) if self.opening else None,
+            "message": self.message,
+            "recorded": self.recorded,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Controller":
+        """Restore a saved game exactly; raises ValueError on anything odd."""
+        if not isinstance(d, dict) or d.get("v") != STATE_VERSION:
+            raise ValueError(f"saved game is from another version ({d.get('v') if isinstance(d, dict) else '?'})")
+        s = d["settings"]
+        settings = Settings.from_params({k: s.get(k) for k in ("mode", "level", "color")} | ({"seed": s["seed"]} if s.get("seed") is not None else {}))
+        c = cls(settings=settings)
+        c.game = Game.from_dict(d["game"])
+        phase = d.get("phase")
+        if phase not in ("roll", "move", "ai", "over"):
+            raise ValueError(f"bad phase {phase!r}")
+        c.opening = tuple(d["opening"]) if d.get("opening") else None
+        c.message = str(d.get("message") or "")
+        c.recorded = bool(d.get("recorded"))
+        if c.game.is_over:
+            c.phase = "over"
+        elif phase == "move":
+            if not c.game.dice:
+                raise ValueError("saved move phase without dice")
+            c.builder = TurnBuilder(c.game.position, tuple(c.game.dice))
+            c.phase = "move"
+            for src, dst in d.get("steps") or []:
+                c.builder.move(int(src), int(dst))
+        else:
+            c.phase = phase
+        return c
+
+
+def _step_text(st) -> str:
+    src = "bar" if st.src == 25 else str(st.src)
+    dst = "off" if st.dst == 0 else str(st.dst)
+    return f"{src}/{dst}{'*' if st.hit else ''}"
+
+
+def play_frames(pos: Position, dice: tuple, play) -> list:
+    """Animation frames for a whole play, one per step."""
+    t = TurnBuilder(pos, dice)
+    color = pos.turn
+    frames = []
+    for st in play.steps:
+        t.move(st.src, st.dst)
+        frames.append(
+            Frame(t.position, (to_absolute(color, st.src), to_absolute(color, st.dst), color), tuple(t.dice_left))
+        )
+    return frames
