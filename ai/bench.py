@@ -1,0 +1,238 @@
+"""Benchmark the AI against GNU Backgammon (gnubg-nn, dev/test only).
+
+``python -m ai.bench --games N --level L --opponent expert``
+    cubeless single games (gammon 2, backgammon 3) with mirrored dice: every
+    dice sequence is played twice with the sides swapped. Prints points per
+    game with its standard error (over mirrored pairs), win / gammon /
+    backgammon rates, think times, and an error rate: the mean equity lost
+    per non-forced decision, judged by gnubg at ``--judge-plies`` (default 1;
+    2 is ~10x slower), with the opponent judged the same way in the same run.
+``python -m ai.bench --ladder --games N``
+    level k against level k-1 for k = 2..5, same report.
+
+Opponents: gnubg ``expert`` (0-ply, no noise), ``advanced`` (noise 0.015),
+``intermediate`` (0.04), ``casual`` (0.05), ``beginner`` (0.06), or ``levelK``
+(our own level K). gnubg-nn has no noise setting, so the noisy players add
+Gaussian noise of that standard deviation to the 0-ply equity of each of
+gnubg's plays and take the best.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+
+from engine import Position
+
+GNUBG_NOISE = {"expert": 0.0, "advanced": 0.015, "intermediate": 0.04, "casual": 0.05,
+               "beginner": 0.06}
+
+
+def _eq(p) -> float:
+    return 2.0 * p[0] - 1.0 + p[1] + p[2] - p[3] - p[4]
+
+
+def _board(pos: Position):
+    return [list(pos.opponent), list(pos.mover)]
+
+
+class GnubgPlayer:
+    def __init__(self, name: str, seed: int):
+        import gnubg_nn
+
+        self.g = gnubg_nn
+        self.name = f"gnubg {name} (0-ply, noise {GNUBG_NOISE[name]})"
+        self.noise = GNUBG_NOISE[name]
+        self.rng = random.Random(seed)
+
+    def choose(self, pos: Position, d1: int, d2: int, plays):
+        res = self.g.best_move(_board(pos), d1, d2, n=0, list=1)
+        cands = res[1]
+        if self.noise:
+            key = max(cands, key=lambda c: c[3] + self.rng.gauss(0.0, self.noise))[0]
+        else:
+            key = cands[0][0]
+        b = self.g.board_from_position_key(key)  # (mover after play, opponent): swapped
+        mover, opp = tuple(b[0]), tuple(b[1])
+        for p in plays:
+            if p.result.mover == mover and p.result.opponent == opp:
+                return p
+        raise RuntimeError(f"gnubg's play not found among the engine's: {pos.id} {d1}{d2}")
+
+
+class OurPlayer:
+    def __init__(self, level: int, seed: int):
+        from ai.levels import choose
+
+        self.choose_fn = choose
+        self.level = level
+        self.seed = seed
+        self.name = f"ai level {level}"
+
+    def choose(self, pos: Position, d1: int, d2: int, plays):
+        return self.choose_fn(pos, d1, d2, level=self.level, seed=self.seed)
+
+
+def make_player(spec: str, seed: int):
+    if spec in GNUBG_NOISE:
+        return GnubgPlayer(spec, seed)
+    if spec.startswith("level") and spec[5:].isdigit():
+        return OurPlayer(int(spec[5:]), seed)
+    raise SystemExit(f"error: unknown player {spec!r}")
+
+
+class Judge:
+    """Equity lost per decision, by gnubg at ``plies``."""
+
+    def __init__(self, plies: int):
+        import gnubg_nn
+
+        self.g = gnubg_nn
+        self.plies = plies
+        self.cache: dict = {}
+
+    def _value(self, result: Position) -> float:
+        """gnubg's equity of a play's result for the side that played."""
+        if not any(result.mover):
+            loser = result.opponent
+            if sum(loser) < 15:
+                return 1.0
+            return 3.0 if any(loser[18:25]) else 2.0
+        key = (result.mover, result.opponent)
+        v = self.cache.get(key)
+        if v is None:
+            v = -_eq(self.g.probabilities([list(result.mover), list(result.opponent)], self.plies))
+            self.cache[key] = v
+        return v
+
+    def loss(self, pos: Position, d1: int, d2: int, chosen) -> float:
+        res = self.g.best_move(_board(pos), d1, d2, n=self.plies, list=1)
+        best = max(c[3] for c in res[1])
+        mine = self._value(chosen.result)
+        # gnubg's filter may miss a play better than its list: count it as 0 loss.
+        return max(0.0, max(best, mine) - mine)
+
+
+def play_game(players, dice: random.Random, judge, stats) -> int:
+    """Play one game, players[0] moving first (as white). Returns points for
+    players[0] (+) or players[1] (-)."""
+    pos = Position.start()
+    first = True
+    for _ in range(1000):
+        if first:
+            d1, d2 = dice.randint(1, 6), dice.randint(1, 6)
+            while d1 == d2:
+                d1, d2 = dice.randint(1, 6), dice.randint(1, 6)
+            first = False
+        else:
+            d1, d2 = dice.randint(1, 6), dice.randint(1, 6)
+        side = 0 if pos.turn == "white" else 1
+        plays = pos.legal_plays(d1, d2)
+        if plays:
+            pl = players[side]
+            t0 = time.perf_counter()
+            play = pl.choose(pos, d1, d2, plays)
+            dt = time.perf_counter() - t0
+            st = stats[id(pl)]
+            st["times"].append(dt)
+            if len(plays) > 1 and judge is not None:
+                st["losses"].append(judge.loss(pos, d1, d2, play))
+            r = play.result
+            if not any(r.mover):
+                loser = r.opponent
+                pts = 1 if sum(loser) < 15 else (3 if any(loser[18:25]) else 2)
+                return pts if side == 0 else -pts
+            pos = play.next
+        else:
+            pos = pos.swap()
+    raise RuntimeError("game did not end")
+
+
+def run_match(a, b, pairs: int, seed: int, judge, out=sys.stdout, progress=True) -> dict:
+    """``pairs`` mirrored pairs of games between players a and b."""
+    stats = {id(a): {"times": [], "losses": []}, id(b): {"times": [], "losses": []}}
+    pts = []  # from a's side, per game
+    pair_means = []
+    t_start = time.time()
+    for k in range(pairs):
+        s = seed * 1_000_003 + k
+        g1 = play_game((a, b), random.Random(s), judge, stats)
+        g2 = -play_game((b, a), random.Random(s), judge, stats)
+        pts += [g1, g2]
+        pair_means.append((g1 + g2) / 2)
+        if progress:
+            el = time.time() - t_start
+            m = sum(pts) / len(pts)
+            sys.stderr.write(f"\r{a.name} vs {b.name}: {2 * (k + 1)}/{2 * pairs} games, "
+                             f"{m:+.3f} ppg, {el:.0f}s")
+            sys.stderr.flush()
+    if progress:
+        sys.stderr.write("\n")
+    n = len(pts)
+    mean = sum(pts) / n
+    se = statistics.stdev(pair_means) / math.sqrt(len(pair_means)) if len(pair_means) > 1 else float("nan")
+
+    def rate(pred):
+        return sum(1 for p in pts if pred(p)) / n
+
+    report = {
+        "a": a.name, "b": b.name, "games": n, "ppg": mean, "se": se,
+        "win": rate(lambda p: p > 0), "gammon": rate(lambda p: p >= 2),
+        "backgammon": rate(lambda p: p >= 3), "lose_gammon": rate(lambda p: p <= -2),
+        "lose_backgammon": rate(lambda p: p <= -3),
+    }
+    for who, pl in (("a", a), ("b", b)):
+        st = stats[id(pl)]
+        ts = sorted(st["times"])
+        report[f"{who}_think_median"] = ts[len(ts) // 2] if ts else 0.0
+        report[f"{who}_think_p95"] = ts[int(len(ts) * 0.95)] if ts else 0.0
+        report[f"{who}_think_mean"] = sum(ts) / len(ts) if ts else 0.0
+        report[f"{who}_decisions"] = len(st["losses"])
+        report[f"{who}_error"] = (sum(st["losses"]) / len(st["losses"])) if st["losses"] else float("nan")
+    elapsed = time.time() - t_start
+    p = report
+    print(f"{p['a']} vs {p['b']}: {n} games ({pairs} mirrored pairs), {elapsed:.0f}s", file=out)
+    print(f"  points/game for {p['a']}: {p['ppg']:+.3f} +/- {p['se']:.3f} (s.e.)", file=out)
+    print(f"  wins {p['win']:.1%}, gammons won {p['gammon']:.1%}, backgammons won "
+          f"{p['backgammon']:.1%}, gammons lost {p['lose_gammon']:.1%}, backgammons lost "
+          f"{p['lose_backgammon']:.1%}", file=out)
+    for who in ("a", "b"):
+        print(f"  {p[who]}: think median {1000 * p[who + '_think_median']:.1f} ms, p95 "
+              f"{1000 * p[who + '_think_p95']:.1f} ms, mean {1000 * p[who + '_think_mean']:.1f} ms",
+              end="", file=out)
+        if judge is not None:
+            print(f"; error {1000 * p[who + '_error']:.1f} millipoints/decision over "
+                  f"{p[who + '_decisions']} non-forced decisions (gnubg {judge.plies}-ply judge)",
+                  file=out)
+        else:
+            print(file=out)
+    out.flush()
+    return report
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m ai.bench", description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=100, help="games (rounded up to an even number)")
+    ap.add_argument("--level", type=int, default=5)
+    ap.add_argument("--opponent", default="expert")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--judge-plies", type=int, default=1, help="gnubg plies for the error rate")
+    ap.add_argument("--no-judge", action="store_true")
+    ap.add_argument("--ladder", action="store_true", help="level k vs level k-1, k = 2..5")
+    a = ap.parse_args(argv)
+    pairs = max(1, (a.games + 1) // 2)
+    judge = None if a.no_judge else Judge(a.judge_plies)
+    if a.ladder:
+        for k in range(2, 6):
+            run_match(OurPlayer(k, a.seed), OurPlayer(k - 1, a.seed + 1), pairs, a.seed, judge)
+        return 0
+    run_match(OurPlayer(a.level, a.seed), make_player(a.opponent, a.seed + 7), pairs, a.seed, judge)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
