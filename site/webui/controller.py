@@ -16,17 +16,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Optional
 
-from engine import (
-    BLACK,
-    WHITE,
-    Dice,
-    Game,
-    Position,
-    TurnBuilder,
-    from_absolute,
-    other,
-    to_absolute,
-)
+from engine import BLACK, WHITE, Position, from_absolute, other, to_absolute
+
+try:
+    from engine import Dice, Game, TurnBuilder
+except ImportError:  # older engine __init__ without the re-exports
+    from engine.dice import Dice
+    from engine.game import Game
+    from engine.turn import TurnBuilder
 
 from .render import View
 
