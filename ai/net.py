@@ -42,6 +42,22 @@ def equity(p: Sequence[float]) -> float:
     return 2.0 * p[0] - 1.0 + p[1] + p[2] - p[3] - p[4]
 
 
+def sane(p: Sequence[float]) -> Probs:
+    """Make raw net outputs consistent: gammons within wins (and losses),
+    backgammons within gammons."""
+    w, wg, wbg, lg, lbg = p
+    if wg > w:
+        wg = w
+    if wbg > wg:
+        wbg = wg
+    lose = 1.0 - w
+    if lg > lose:
+        lg = lose
+    if lbg > lg:
+        lbg = lg
+    return (w, wg, wbg, lg, lbg)
+
+
 def invert(p: Sequence[float]) -> Probs:
     """The same outcome probabilities seen from the other side."""
     return (1.0 - p[0], p[3], p[4], p[1], p[2])

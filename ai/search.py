@@ -19,7 +19,7 @@ from typing import NamedTuple, Sequence
 from engine import Play, Position, result_positions
 
 from ai import bearoff, encoder
-from ai.net import equity, feature_diff, invert, nets
+from ai.net import equity, feature_diff, invert, nets, sane
 
 # (d1, d2, weight out of 36) for the 21 distinct rolls
 ROLLS = tuple((a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7))
@@ -67,8 +67,8 @@ class Evaluator:
                 pre = base.pre.get(net)
                 if pre is None:
                     pre = base.pre[net] = net.pre(base.feats)
-                return net.output(net.delta(pre, diff))
-        return net.output(net.pre(feats))
+                return sane(net.output(net.delta(pre, diff)))
+        return sane(net.output(net.pre(feats)))
 
     def after(self, r: Position, base: _Base | None = None) -> tuple:
         """Probabilities, for the side that just played, of a play's result
