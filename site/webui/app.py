@@ -64,7 +64,8 @@ class App:
     # ------------------------------------------------------------ storage
     def _get(self, key):
         try:
-            return window.localStorage.getItem(key)
+            value = window.localStorage.getItem(key)
+            return value if isinstance(value, str) else None  # JS null is not None in Pyodide
         except Exception:
             return None
 
@@ -493,10 +494,11 @@ class App:
             bottom = str(self.board.querySelector("svg").dataset.bottom or "white")
             rows = _rows(bottom)
             cur = ctl.focus if ctl.focus is not None else rows[1][-2]
-            r, c = (0, rows[0].index(cur)) if cur in rows[0] and cur not in ("bar", "off") else (1, rows[1].index(cur))
-            if cur in ("bar", "off") and ctl.focus is not None:
-                r = 1 if getattr(self, "_last_row", 1) == 1 else 0
-                c = rows[r].index(cur)
+            if cur in ("bar", "off"):
+                r = getattr(self, "_last_row", 1)
+            else:
+                r = 0 if cur in rows[0] else 1
+            c = rows[r].index(cur)
             if key == "ArrowLeft":
                 c = max(0, c - 1)
             elif key == "ArrowRight":

@@ -144,7 +144,7 @@ class Controller:
         starter = self.game.turn
         mode = self.settings.mode
         who = self._who(starter)
-        self.say(f"New game. Opening roll: White {w}, Black {b}. {who} {'start' if who == 'You' else 'starts'} with {dice_text(self.game.dice)}.")
+        self.say(f"New game. Opening roll: White {w}, Black {b}: {who} {'go' if who == 'You' else 'goes'} first.")
         self._begin_turn()
 
     # ------------------------------------------------------------- helpers
@@ -158,7 +158,7 @@ class Controller:
 
     def _who(self, color: str) -> str:
         if self.settings.mode == "ai":
-            return "You" if color == self.settings.color else "The AI"
+            return "You" if color == self.settings.color else "The computer"
         return cap(color)
 
     def is_human(self, color: str) -> bool:
@@ -205,7 +205,8 @@ class Controller:
             self._after_play()
             return
         self.phase = "move"
-        self.say(f"{self._who(color)} to play {dice_text(game.dice)}.")
+        doubles = " (doubles: four moves)" if game.dice[0] == game.dice[1] else ""
+        self.say(f"{self._who(color)} rolled {dice_text(game.dice)}{doubles}: pick up a checker to move.")
 
     @staticmethod
     def _single_checker(play) -> bool:
@@ -224,7 +225,7 @@ class Controller:
             kind = self.game.result_kind
             pts = fraction_text(self.points())
             if self.settings.mode == "ai":
-                who = "You win" if w == self.settings.color else "The AI wins"
+                who = "You win" if w == self.settings.color else "The computer wins"
             else:
                 who = f"{cap(w)} wins"
             self.say(f"{who}: {'a ' + kind + ' game' if kind == 'single' else 'a ' + kind}, {pts} point{'s' if pts != '1' else ''}.")
@@ -247,7 +248,6 @@ class Controller:
             raise ValueError("not the time to roll")
         dice = self.game.roll()
         self.dice_draws += 1
-        self.say(f"{self._who(self.game.turn)} rolled {dice_text(dice)}.")
         self._begin_turn()
         return dice
 
@@ -326,7 +326,7 @@ class Controller:
         """Roll for the AI (phase "ai", no dice yet on a normal turn)."""
         dice = self.game.roll()
         self.dice_draws += 1
-        self.say(f"The AI rolled {dice_text(dice)}.")
+        self.say(f"The computer rolled {dice_text(dice)}.")
         return dice
 
     def ai_needs_roll(self) -> bool:
@@ -340,14 +340,14 @@ class Controller:
         pos = game.position
         plays = pos.legal_plays(d1, d2)
         if not plays:
-            self.say(f"The AI rolled {dice_text(game.dice)}: no legal move, the turn passes.")
+            self.say(f"The computer rolled {dice_text(game.dice)}: no legal move, the turn passes.")
             game.pass_turn()
             self._next_turn()
             return []
         play = pos.parse_play(notation, d1, d2) if notation else plays[0]
         frames = play_frames(pos, (d1, d2), play)
         game.play(play)
-        self.say(f"The AI played {play.notation}.")
+        self.say(f"The computer played {play.notation}.")
         self._after_play()
         return frames
 
