@@ -53,104 +53,120 @@ def _lists(pos: Position) -> tuple[list[int], list[int]]:
     return m, o
 
 
-def _search(m, o, dice, depth, top, steps, hits, results, best):
-    """Depth-first search over step sequences; records leaves in ``results``.
-
-    ``top`` is the highest source point allowed (for doubles); ``best`` is a
-    one-element list holding the best (dice used, pips used) seen so far.
-    """
-    if depth == len(dice):
-        _record(m, steps, hits, depth, dice, results, best)
-        return
-    die = dice[depth]
-    nxt = depth + 1
-    double = dice[0] == dice[-1] and len(dice) == 4
-    moved = False
-    if m[25]:
-        dst = 25 - die
-        od = o[dst]
-        if od < 2:
-            m2 = m[:]
-            m2[25] -= 1
-            m2[dst] += 1
-            if od == 1:
-                o2 = o[:]
-                o2[dst] = 0
-                _search(m2, o2, dice, nxt, 25 if not double else 25, steps + (Step(BAR, dst, die, True),),
-                        hits + (dst,), results, best)
-            else:
-                _search(m2, o, dice, nxt, 25, steps + (Step(BAR, dst, die, False),), hits, results, best)
-            moved = True
-    else:
-        home = not any(m[7:26])
-        highest = 0
-        if home:
-            for p in range(6, 0, -1):
-                if m[p]:
-                    highest = p
-                    break
-        start = top if double else 24
-        for src in range(start, 0, -1):
-            if not m[src]:
-                continue
-            dst = src - die
-            if dst > 0:
-                od = o[dst]
-                if od > 1:
-                    continue
-                m2 = m[:]
-                m2[src] -= 1
-                m2[dst] += 1
-                if od == 1:
-                    o2 = o[:]
-                    o2[dst] = 0
-                    _search(m2, o2, dice, nxt, src, steps + (Step(src, dst, die, True),),
-                            hits + (dst,), results, best)
-                else:
-                    _search(m2, o, dice, nxt, src, steps + (Step(src, dst, die, False),),
-                            hits, results, best)
-                moved = True
-            elif home and (dst == 0 or src == highest):
-                m2 = m[:]
-                m2[src] -= 1
-                m2[0] += 1
-                _search(m2, o, dice, nxt, src, steps + (Step(src, OFF, die, False),),
-                        hits, results, best)
-                moved = True
-    if not moved:
-        _record(m, steps, hits, depth, dice, results, best)
-
-
-def _record(m, steps, hits, depth, dice, results, best):
-    score = (depth, sum(dice[:depth]))
-    b = best[0]
-    if score < b:
-        return
-    if score > b:
-        results.clear()
-        best[0] = score
-    key = (tuple(m), tuple(sorted(hits)))
-    if key not in results:
-        results[key] = steps
-
-
 def _search_roll(pos: Position, d1: int, d2: int) -> dict:
-    """Map of (mover list, hit points) -> one step sequence, for every legal play."""
+    """Map of (mover checkers, hit points) -> one step sequence, for every legal play.
+
+    Depth-first over step sequences, mutating two lists in place and undoing
+    each step on the way back (no copying); a leaf is recorded when all dice
+    are used or no step is possible, keeping only the best (dice, pips) class.
+    """
     m, o = _lists(pos)
     results: dict = {}
-    best = [(-1, 0)]
+    best = [0, 0]  # dice used, pips used of the plays kept
+    steps: list = []
+    hits: list = []
+    outside = [sum(m[7:26])]  # mover checkers not yet home (incl. bar)
+
+    def record(depth, pips):
+        if depth < best[0] or (depth == best[0] and pips < best[1]):
+            return
+        if depth > best[0] or pips > best[1]:
+            results.clear()
+            best[0] = depth
+            best[1] = pips
+        key = (bytes(m), bytes(sorted(hits)) if len(hits) > 1 else bytes(hits))
+        if key not in results:
+            results[key] = tuple(steps)
+
+    def search(dice, depth, top, pips):
+        die = dice[depth]
+        nxt = depth + 1
+        last = nxt == len(dice)
+        moved = False
+        if m[25]:
+            dst = 25 - die
+            od = o[dst]
+            if od < 2:
+                m[25] -= 1
+                m[dst] += 1
+                if dst <= 6:
+                    outside[0] -= 1
+                if od:
+                    o[dst] = 0
+                    hits.append(dst)
+                steps.append((25, dst, die, od == 1))
+                if last:
+                    record(nxt, pips + die)
+                else:
+                    search(dice, nxt, 24, pips + die)
+                steps.pop()
+                if od:
+                    o[dst] = 1
+                    hits.pop()
+                if dst <= 6:
+                    outside[0] += 1
+                m[dst] -= 1
+                m[25] += 1
+                moved = True
+        else:
+            home = outside[0] == 0
+            src = top
+            while src > 0:
+                if m[src]:
+                    dst = src - die
+                    if dst > 0:
+                        od = o[dst]
+                        if od < 2:
+                            m[src] -= 1
+                            m[dst] += 1
+                            entered = src > 6 and dst <= 6
+                            if entered:
+                                outside[0] -= 1
+                            if od:
+                                o[dst] = 0
+                                hits.append(dst)
+                            steps.append((src, dst, die, od == 1))
+                            if last:
+                                record(nxt, pips + die)
+                            else:
+                                search(dice, nxt, src if dice[0] == dice[1] else 24, pips + die)
+                            steps.pop()
+                            if od:
+                                o[dst] = 1
+                                hits.pop()
+                            if entered:
+                                outside[0] += 1
+                            m[dst] -= 1
+                            m[src] += 1
+                            moved = True
+                    elif home and (dst == 0 or not any(m[src + 1:7])):
+                        m[src] -= 1
+                        m[0] += 1
+                        steps.append((src, 0, die, False))
+                        if last:
+                            record(nxt, pips + die)
+                        else:
+                            search(dice, nxt, src if dice[0] == dice[1] else 24, pips + die)
+                        steps.pop()
+                        m[0] -= 1
+                        m[src] += 1
+                        moved = True
+                src -= 1
+        if not moved:
+            record(depth, pips)
+
     if d1 == d2:
-        _search(m, o, (d1,) * 4, 0, 25, (), (), results, best)
+        search((d1,) * 4, 0, 24, 0)
     else:
-        _search(m, o, (d1, d2), 0, 25, (), (), results, best)
-        _search(m, o, (d2, d1), 0, 25, (), (), results, best)
-    if best[0][0] == 0:
+        search((d1, d2), 0, 24, 0)
+        search((d2, d1), 0, 24, 0)
+    if best[0] == 0:
         return {}
     return results
 
 
-def _result_position(pos: Position, mkey: tuple, hits: tuple) -> Position:
-    mover = mkey[1:26]
+def _result_position(pos: Position, mkey: bytes, hits: bytes) -> Position:
+    mover = tuple(mkey[1:26])
     if hits:
         opp = list(pos.opponent)
         for p in hits:
@@ -180,7 +196,7 @@ def legal_plays(pos: Position, d1: int, d2: int) -> list:
 
     check_dice(d1, d2)
     return [
-        Play(pos, (d1, d2), steps, _result_position(pos, mk, hits))
+        Play(pos, (d1, d2), tuple(Step(*s) for s in steps), _result_position(pos, mk, hits))
         for (mk, hits), steps in _search_roll(pos, d1, d2).items()
     ]
 

@@ -9,7 +9,7 @@ first one, as the blot is gone after it).
 
 >>> from engine.position import Position
 >>> [p.notation for p in Position.start().legal_plays(3, 1)][:1]
-['24/21 24/23']
+['24/23 24/21']
 >>> Position.start().parse_play("8/5 6/5", 3, 1).notation
 '8/5 6/5'
 """

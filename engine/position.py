@@ -24,6 +24,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from operator import itemgetter
 from typing import Iterator, Sequence
 
 from .errors import PositionIdError
@@ -135,17 +136,18 @@ def decode_position_id(position_id: str) -> tuple[tuple[int, ...], tuple[int, ..
 
 # --- Position -----------------------------------------------------------------
 
-class Position:
+class Position(tuple):
     """An immutable backgammon position with the side on roll.
 
     ``mover`` and ``opponent`` are 25-tuples in gnubg layout (see module doc).
+    It is a tuple ``(mover, opponent, turn)`` underneath: hashable and cheap.
     """
 
-    __slots__ = ("mover", "opponent", "turn", "_hash")
+    __slots__ = ()
 
-    def __init__(self, mover: Sequence[int], opponent: Sequence[int], turn: str = WHITE):
-        m = tuple(mover)
-        o = tuple(opponent)
+    def __new__(cls, mover: Sequence[int], opponent: Sequence[int], turn: str = WHITE):
+        m = tuple(int(n) for n in mover)
+        o = tuple(int(n) for n in opponent)
         if len(m) != 25 or len(o) != 25:
             raise ValueError("each side needs 25 counts (24 points and the bar)")
         if min(m) < 0 or min(o) < 0:
@@ -157,35 +159,16 @@ class Position:
                 raise ValueError(f"both sides have checkers on the same point ({i + 1})")
         if turn not in COLORS:
             raise ValueError(f"unknown colour {turn!r}: use 'white' or 'black'")
-        object.__setattr__(self, "mover", m)
-        object.__setattr__(self, "opponent", o)
-        object.__setattr__(self, "turn", turn)
-        object.__setattr__(self, "_hash", hash((m, o, turn)))
+        return tuple.__new__(cls, (m, o, turn))
 
     @classmethod
     def _raw(cls, mover: tuple, opponent: tuple, turn: str) -> "Position":
         """Trusted fast constructor (no validation) for the move generator."""
-        self = object.__new__(cls)
-        object.__setattr__(self, "mover", mover)
-        object.__setattr__(self, "opponent", opponent)
-        object.__setattr__(self, "turn", turn)
-        object.__setattr__(self, "_hash", hash((mover, opponent, turn)))
-        return self
+        return tuple.__new__(cls, (mover, opponent, turn))
 
-    def __setattr__(self, name, value):
-        raise AttributeError("Position is immutable")
-
-    def __eq__(self, other_: object) -> bool:
-        if not isinstance(other_, Position):
-            return NotImplemented
-        return (
-            self.mover == other_.mover
-            and self.opponent == other_.opponent
-            and self.turn == other_.turn
-        )
-
-    def __hash__(self) -> int:
-        return self._hash
+    mover = property(itemgetter(0), doc="The side on roll: 25 counts, own numbering.")
+    opponent = property(itemgetter(1), doc="The other side: 25 counts, its own numbering.")
+    turn = property(itemgetter(2), doc="The colour on roll.")
 
     def __repr__(self) -> str:
         return f"Position.from_id({self.id!r}, turn={self.turn!r})"

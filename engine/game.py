@@ -1,0 +1,213 @@
+"""A game: turn order, dice, history of plays, the end and its score.
+
+>>> g = Game(dice=Dice(seed=7))
+>>> g.opening_roll()
+(3, 2)
+>>> g.turn, g.dice
+('white', (3, 2))
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import NamedTuple
+
+from .dice import Dice
+from .errors import GameStateError, IllegalPlayError
+from .movegen import check_dice
+from .position import BLACK, COLORS, WHITE, Position, other
+
+KIND_POINTS = {"single": 1, "gammon": 2, "backgammon": 3}
+SAVE_VERSION = 1
+
+
+class HistoryEntry(NamedTuple):
+    """One turn: who played, the dice, the play in gnubg notation ("" = no legal play)."""
+
+    color: str
+    dice: tuple[int, int]
+    notation: str
+    before_id: str  # Position ID before the play, ``color`` on roll
+    after_id: str  # Position ID after the play, the other side on roll
+
+
+def result_kind(position: Position, winner: str) -> str:
+    """single / gammon / backgammon for a finished position won by ``winner``."""
+    loser = position.side(other(winner))
+    if sum(loser) < 15:
+        return "single"
+    # the winner's home board is the loser's own points 19-24 (indices 18-23); 24 is the bar
+    if any(loser[18:25]):
+        return "backgammon"
+    return "gammon"
+
+
+def points_for(kind: str, level: int | None = None) -> Fraction:
+    """Points for a win of ``kind``; against the AI scaled by level/3 (exact)."""
+    pts = Fraction(KIND_POINTS[kind])
+    if level is not None:
+        if not 1 <= int(level) <= 5:
+            raise ValueError(f"level {level!r} must be 1-5")
+        pts *= Fraction(int(level), 3)
+    return pts
+
+
+class Game:
+    """A single game of backgammon without the doubling cube."""
+
+    def __init__(self, dice: Dice | None = None, position: Position | None = None):
+        self.dice_source = dice if dice is not None else Dice()
+        self.position = position or Position.start()
+        self.dice: tuple[int, int] | None = None
+        self.opening: tuple[int, int] | None = None  # (White's die, Black's die)
+        self.history: list[HistoryEntry] = []
+        self.started = position is not None
+
+    # --- state ---------------------------------------------------------------
+    @property
+    def turn(self) -> str:
+        return self.position.turn
+
+    @property
+    def winner(self) -> str | None:
+        return self.position.winner()
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def result_kind(self) -> str | None:
+        w = self.winner
+        return None if w is None else result_kind(self.position, w)
+
+    def points(self, level: int | None = None) -> Fraction | None:
+        kind = self.result_kind
+        return None if kind is None else points_for(kind, level)
+
+    def legal_plays(self):
+        if self.dice is None:
+            raise GameStateError("roll the dice first")
+        return self.position.legal_plays(*self.dice)
+
+    # --- actions -------------------------------------------------------------
+    def opening_roll(self) -> tuple[int, int]:
+        """Each side rolls one die; the higher starts and plays both dice."""
+        if self.started:
+            raise GameStateError("the game has already started")
+        w, b = self.dice_source.opening()
+        return self.set_opening(w, b)
+
+    def set_opening(self, white_die: int, black_die: int) -> tuple[int, int]:
+        """Start with a given opening roll (e.g. from a fair-dice exchange)."""
+        check_dice(white_die, black_die)
+        if white_die == black_die:
+            raise IllegalPlayError("the opening roll cannot be a tie: roll again")
+        first = WHITE if white_die > black_die else BLACK
+        self.position = self.position.with_turn(first)
+        self.opening = (white_die, black_die)
+        self.dice = (white_die, black_die) if first == WHITE else (black_die, white_die)
+        self.started = True
+        return self.opening
+
+    def roll(self) -> tuple[int, int]:
+        """Roll for the player on roll."""
+        return self.set_dice(*self.dice_source.roll())
+
+    def set_dice(self, d1: int, d2: int) -> tuple[int, int]:
+        if not self.started:
+            raise GameStateError("make the opening roll first")
+        if self.is_over:
+            raise GameStateError("the game is over")
+        if self.dice is not None:
+            raise GameStateError("the dice are already rolled: play them first")
+        self.dice = check_dice(d1, d2)
+        return self.dice
+
+    def play(self, play) -> HistoryEntry:
+        """Play a legal play (a ``Play`` or gnubg notation) with the current dice.
+
+        :raises IllegalPlayError: not a legal play for this position and roll.
+        """
+        if self.is_over:
+            raise GameStateError("the game is over")
+        plays = self.legal_plays()
+        if isinstance(play, str):
+            from .notation import parse_play
+
+            chosen = parse_play(self.position, play, *self.dice, plays)
+        else:
+            chosen = next((p for p in plays if p.result == getattr(play, "result", None)), None)
+            if chosen is None:
+                raise IllegalPlayError("that play is not legal in this position with these dice")
+        return self._record(chosen.notation, chosen.next)
+
+    def pass_turn(self) -> HistoryEntry:
+        """End a turn that has no legal play (the dice are forfeited)."""
+        if self.legal_plays():
+            raise IllegalPlayError(f"{self.dice[0]}-{self.dice[1]} can be played: the turn cannot pass")
+        return self._record("", self.position.swap())
+
+    def _record(self, notation: str, after: Position) -> HistoryEntry:
+        entry = HistoryEntry(self.turn, self.dice, notation, self.position.id, after.id)
+        self.history.append(entry)
+        if after.winner() is not None:
+            after = after.swap()  # keep the winner "on roll" so the final position is unambiguous
+        self.position = after
+        self.dice = None
+        return entry
+
+    # --- persistence ---------------------------------------------------------
+    def to_dict(self) -> dict:
+        return {
+            "version": SAVE_VERSION,
+            "position_id": self.position.id,
+            "turn": self.turn,
+            "dice": list(self.dice) if self.dice else None,
+            "opening": list(self.opening) if self.opening else None,
+            "started": self.started,
+            "history": [[e.color, list(e.dice), e.notation, e.before_id, e.after_id] for e in self.history],
+            "dice_seed": self.dice_source.seed,
+            "dice_state": self.dice_source.getstate(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Game":
+        """Rebuild a saved game, replaying its history to check it.
+
+        :raises ValueError: data that is not a saved game of this version, or inconsistent.
+        """
+        if not isinstance(data, dict) or data.get("version") != SAVE_VERSION:
+            raise ValueError("saved game is from another version or not a saved game")
+        try:
+            dice = Dice(data.get("dice_seed"))
+            if data.get("dice_state"):
+                dice.setstate(data["dice_state"])
+            game = cls(dice=dice)
+            if data.get("opening"):
+                w, b = data["opening"]
+                game.set_opening(int(w), int(b))
+                first = True
+            else:
+                first = False
+            for color, d, notation, before_id, after_id in data.get("history", []):
+                if not first:
+                    game.set_dice(int(d[0]), int(d[1]))
+                first = False
+                if color != game.turn or game.position.id != before_id:
+                    raise ValueError("saved history does not match its positions")
+                if notation:
+                    game.play(notation)
+                else:
+                    game.pass_turn()
+                if game.history[-1].after_id != after_id:
+                    raise ValueError("saved history does not match its positions")
+            if game.turn != data["turn"] and not game.is_over:
+                raise ValueError("saved turn does not match the history")
+            if game.position.id != data["position_id"]:
+                raise ValueError("saved position does not match the history")
+            if data.get("dice") and game.dice is None:
+                game.set_dice(*data["dice"])
+            game.started = bool(data.get("started", game.started))
+            return game
+        except (TypeError, KeyError, IndexError) as exc:
+            raise ValueError(f"saved game is damaged: {exc}") from exc
