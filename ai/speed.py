@@ -1,0 +1,64 @@
+"""Think times on a fixed set of positions (pure Python: runs in CPython and in
+Pyodide, e.g. through ``node ai/tools/pyodide_speed.mjs``).
+
+``python -m ai.speed [--positions 200] [--levels 1,2,3,4,5]`` prints, per
+level, the median, 95th percentile and mean think time in milliseconds.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+
+from engine import Position
+
+
+def fixed_positions(n: int = 200, seed: int = 2026) -> list[tuple[Position, int, int]]:
+    """``n`` (position, d1, d2) from seeded random play, each with 2+ legal plays."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        pos = Position.start()
+        for _ in range(rng.randint(0, 70)):
+            plays = pos.legal_plays(rng.randint(1, 6), rng.randint(1, 6))
+            if plays:
+                r = rng.choice(plays).result
+                if not any(r.mover):
+                    break
+                pos = r.swap()
+            else:
+                pos = pos.swap()
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        if any(pos.mover) and any(pos.opponent) and len(pos.legal_plays(d1, d2)) > 1:
+            out.append((pos, d1, d2))
+    return out
+
+
+def measure(levels=(1, 2, 3, 4, 5), n: int = 200, out=sys.stdout) -> dict:
+    from ai.levels import choose
+
+    cases = fixed_positions(n)
+    choose(cases[0][0], cases[0][1], cases[0][2], level=5, seed=0)  # load weights/tables
+    res = {}
+    for level in levels:
+        ts = []
+        for pos, d1, d2 in cases:
+            t0 = time.perf_counter()
+            choose(pos, d1, d2, level=level, seed=0)
+            ts.append(time.perf_counter() - t0)
+        ts.sort()
+        res[level] = (ts[len(ts) // 2], ts[int(0.95 * len(ts))], sum(ts) / len(ts))
+        print(f"level {level}: median {1000 * res[level][0]:.0f} ms, p95 {1000 * res[level][1]:.0f} ms, "
+              f"mean {1000 * res[level][2]:.0f} ms over {len(ts)} positions", file=out, flush=True)
+    return res
+
+
+if __name__ == "__main__":
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m ai.speed")
+    ap.add_argument("--positions", type=int, default=200)
+    ap.add_argument("--levels", default="1,2,3,4,5")
+    a = ap.parse_args()
+    measure(tuple(int(x) for x in a.levels.split(",")), a.positions)
