@@ -20,6 +20,10 @@ from webui.controller import Controller, Settings, dice_text, fraction_text
 from webui.render import View, render_board
 
 SVG_NS = "http://www.w3.org/2000/svg"
+WORKER_CONFIG = {
+    "interpreter": "./vendor/pyodide-314.0.7/pyodide.mjs",
+    "files": {"./py/packages.zip": "./*", "./py/webui.zip": "./*"},
+}
 KEYS_ROWS = None  # built per orientation
 
 
@@ -126,8 +130,20 @@ class App:
         if self.problems:
             self.show_notice(" ".join(self.problems))
         document.body.dataset.ready = "true"
+        self.start_worker()
         self.kick_ai()
-        asyncio.ensure_future(self.get_worker())
+
+    def start_worker(self):
+        """Add the AI's PyScript worker now that the page is playable."""
+        if document.querySelector('script[worker][name="ai"]'):
+            return
+        script = document.createElement("script")
+        script.setAttribute("type", "py")
+        script.setAttribute("worker", "")
+        script.setAttribute("name", "ai")
+        script.setAttribute("src", "./webui/ai_worker.py")
+        script.setAttribute("config", json.dumps(WORKER_CONFIG))
+        document.body.appendChild(script)
 
     def show_notice(self, text):
         self.notice.textContent = text

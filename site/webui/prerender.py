@@ -58,14 +58,20 @@ def fill_boards(html: str, prefix: str = "p") -> tuple[str, int]:
 
 
 def pack_webui(dist_dir: pathlib.Path) -> pathlib.Path:
+    """``py/webui.zip``: webui/ and engine/, all the page's own Python needs
+    (the AI and its weights are fetched only by the worker, from packages.zip)."""
     src = pathlib.Path(__file__).resolve().parent
     out = dist_dir / "py" / "webui.zip"
     out.parent.mkdir(parents=True, exist_ok=True)
+    files = [(f"webui/{p.name}", p) for p in sorted(src.glob("*.py")) if p.name != "prerender.py"]
+    engine_dir = dist_dir / "engine"
+    if not engine_dir.is_dir():
+        engine_dir = src.parents[1] / "engine"
+    files += [(f"engine/{p.relative_to(engine_dir).as_posix()}", p) for p in sorted(engine_dir.rglob("*.py"))
+              if "__pycache__" not in p.parts]
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in sorted(src.glob("*.py")):
-            if path.name == "prerender.py":
-                continue
-            info = zipfile.ZipInfo(f"webui/{path.name}", date_time=ZIP_DATE)
+        for name, path in files:
+            info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             archive.writestr(info, path.read_bytes())
