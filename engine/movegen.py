@@ -78,6 +78,16 @@ def _search_roll(pos: Position, d1: int, d2: int) -> dict:
         if key not in results:
             results[key] = tuple(steps)
 
+    def full_leaf():
+        # all dice used: the best class there is, so no comparison is needed
+        if best[0] != n_dice:
+            results.clear()
+            best[0] = n_dice
+            best[1] = 0
+        key = (bytes(m), bytes(sorted(hits)) if len(hits) > 1 else bytes(hits))
+        if key not in results:
+            results[key] = tuple(steps)
+
     def search(dice, depth, top, pips):
         die = dice[depth]
         nxt = depth + 1
@@ -96,7 +106,7 @@ def _search_roll(pos: Position, d1: int, d2: int) -> dict:
                     hits.append(dst)
                 steps.append((25, dst, die, od == 1))
                 if last:
-                    record(nxt, pips + die)
+                    full_leaf()
                 else:
                     search(dice, nxt, 24, pips + die)
                 steps.pop()
@@ -127,7 +137,7 @@ def _search_roll(pos: Position, d1: int, d2: int) -> dict:
                                 hits.append(dst)
                             steps.append((src, dst, die, od == 1))
                             if last:
-                                record(nxt, pips + die)
+                                full_leaf()
                             else:
                                 search(dice, nxt, src if dice[0] == dice[1] else 24, pips + die)
                             steps.pop()
@@ -144,7 +154,7 @@ def _search_roll(pos: Position, d1: int, d2: int) -> dict:
                         m[0] += 1
                         steps.append((src, 0, die, False))
                         if last:
-                            record(nxt, pips + die)
+                            full_leaf()
                         else:
                             search(dice, nxt, src if dice[0] == dice[1] else 24, pips + die)
                         steps.pop()
@@ -155,6 +165,7 @@ def _search_roll(pos: Position, d1: int, d2: int) -> dict:
         if not moved:
             record(depth, pips)
 
+    n_dice = 4 if d1 == d2 else 2
     if d1 == d2:
         search((d1,) * 4, 0, 24, 0)
     else:
@@ -184,7 +195,16 @@ def result_positions(pos: Position, d1: int, d2: int) -> list[Position]:
     This is the fast path (no notation); an empty list means the turn is forfeited.
     """
     check_dice(d1, d2)
-    return [_result_position(pos, mk, hits) for (mk, hits) in _search_roll(pos, d1, d2)]
+    new = tuple.__new__
+    turn = pos.turn
+    opp0 = pos.opponent
+    out = []
+    for mk, hits in _search_roll(pos, d1, d2):
+        if hits:
+            out.append(_result_position(pos, mk, hits))
+        else:
+            out.append(new(Position, (tuple(mk[1:26]), opp0, turn)))
+    return out
 
 
 def legal_plays(pos: Position, d1: int, d2: int) -> list:
