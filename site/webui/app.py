@@ -125,6 +125,7 @@ class App:
             self.ctl.new_game(wanted or base)
         self.fill_form()
         self.bind()
+        self.render_leaderboard()
         self.update()
         self.save()
         if self.problems:
