@@ -217,6 +217,15 @@ class App:
         self.ctl.new_game(settings)
         self.update()
         self.save()
+        # a new version of the site waits for a new game, never swaps mid-game
+        sw = getattr(window, "bgServiceWorker", None)
+        try:
+            if sw is not None and sw.updateReady:
+                self.status.textContent = "Updating to the new version of the site…"
+                sw.applyUpdate()
+                return
+        except Exception:
+            pass
         self.kick_ai()
 
     def rematch(self):

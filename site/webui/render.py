@@ -426,13 +426,13 @@ def render_board(position, view: Optional[View] = None) -> str:
 
     # pip counts and whose turn, in the tray's middle
     for color, y in ((top, MID_Y - 12), (bottom, MID_Y + 24)):
-        active = color == turn and not v.opening
+        active = color == turn and not v.opening and not _finished(position)
         ink = C["legal"] if active else C["wood_text"]
         out.append(
             f'<g class="pips {color}{" on-roll" if active else ""}" aria-label="{color} pip count {position.pip(color)}">'
             f'<circle cx="{TRAY_X + 12}" cy="{_f(y - 6)}" r="7" fill="url(#{u}-{"cw" if color == WHITE else "cb"})" '
             f'stroke="{ink if active else "#000"}" stroke-width="{2.5 if active else 1}"/>'
-            f'<text x="{TRAY_X + TRAYW - 8}" y="{_f(y)}" text-anchor="end" font-size="17" font-weight="{700 if active else 400}" '
+            f'<text x="{TRAY_X + TRAYW - 8}" y="{_f(y)}" text-anchor="end" font-size="21" font-weight="{700 if active else 400}" '
             f'fill="{ink}" font-family="system-ui,sans-serif">{position.pip(color)}</text></g>'
         )
 
@@ -440,9 +440,9 @@ def render_board(position, view: Optional[View] = None) -> str:
     if v.numbers:
         for p in range(1, 25):
             x0, is_top = point_column(bottom, p)
-            y = TOP_Y - 9 if is_top else BOTTOM_Y + 19
+            y = TOP_Y - 8 if is_top else BOTTOM_Y + 21
             out.append(
-                f'<text class="num" x="{_f(x0 + PW / 2)}" y="{y}" text-anchor="middle" font-size="13" '
+                f'<text class="num" x="{_f(x0 + PW / 2)}" y="{y}" text-anchor="middle" font-size="16" '
                 f'fill="{C["wood_text"]}" font-family="system-ui,sans-serif" aria-hidden="true">{p}</text>'
             )
 
@@ -452,14 +452,26 @@ def render_board(position, view: Optional[View] = None) -> str:
     return "".join(out)
 
 
+def _finished(position) -> bool:
+    winner = getattr(position, "winner", None)
+    try:
+        return bool(winner()) if callable(winner) else bool(winner)
+    except Exception:
+        return False
+
+
 def _dice_svg(v: View, turn: str) -> str:
     bottom = v.bottom
     out = ['<g class="dice" aria-hidden="true">']
     if v.opening:
         w, b = v.opening
+        left = list(v.dice_left) if v.dice_left is not None else [w, b]
         for color, value in ((WHITE, w), (BLACK, b)):
             x0 = RIGHT_X if color == bottom else LEFT_X
-            out.append(_die(v.uid, value, color, x0 + 3 * PW, MID_Y))
+            used = value not in left
+            if not used:
+                left.remove(value)
+            out.append(_die(v.uid, value, color, x0 + 3 * PW, MID_Y, used))
     elif v.dice:
         d1, d2 = v.dice[0], v.dice[1]
         faces = [d1, d1, d1, d1] if d1 == d2 else [d1, d2]
