@@ -174,3 +174,32 @@ def test_leaderboard_sorting_and_damage():
 def test_fraction_text():
     assert fraction_text(Fraction(5, 3)) == "5/3"
     assert fraction_text(Fraction(2)) == "2"
+
+
+def finished_game(settings: Settings) -> Controller:
+    for seed in range(1, 60):
+        c = Controller()
+        c.new_game(Settings(settings.mode, settings.level, settings.color, seed))
+        play_to_end(c)
+        if c.result()["winner"] == settings.color:
+            c.settings = settings  # as if unseeded
+            return c
+    raise AssertionError("no win found")
+
+
+def test_leaderboard_entry_only_for_unseeded_wins_and_once():
+    c = finished_game(Settings("ai", 4, "white", None))
+    entry = c.leaderboard_entry("Ann", "2026-11-30")
+    assert entry["name"] == "Ann" and entry["level"] == 4
+    mult = {"single": 1, "gammon": 2, "backgammon": 3}[entry["kind"]]
+    assert Fraction(entry["points"]) == Fraction(4 * mult, 3)
+    assert c.leaderboard_entry("Ann", "2026-11-30") is None  # once
+    restored = Controller.from_dict(json.loads(json.dumps(c.to_dict())))
+    assert restored.leaderboard_entry("Ann", "2026-11-30") is None  # survives reload
+    seeded = finished_game(Settings("ai", 4, "white", 5))
+    seeded.settings = Settings("ai", 4, "white", 5)
+    assert seeded.leaderboard_entry("Ann", "x") is None
+    local = Controller()
+    local.new_game(Settings("local", seed=4))
+    play_to_end(local)
+    assert local.leaderboard_entry("Ann", "x") is None

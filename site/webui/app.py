@@ -305,14 +305,11 @@ class App:
         self.record_result(res)
 
     def record_result(self, res):
-        ctl = self.ctl
-        s = ctl.settings
-        if ctl.recorded or s.mode != "ai" or s.seed is not None or res["winner"] != s.color:
-            return
-        ctl.recorded = True
         name = str(self.settings_store.get("name") or "Player")
-        date = datetime.date.today().isoformat()
-        self.leaderboard = storage.add_entry(self.leaderboard, name, date, s.level, res["kind"], res["points"])
+        entry = self.ctl.leaderboard_entry(name, datetime.date.today().isoformat())
+        if entry is None:
+            return
+        self.leaderboard = storage.add_entry(self.leaderboard, **entry)
         self._set(storage.LEADERBOARD_KEY, storage.dump_leaderboard(self.leaderboard))
         self.save()
         self.render_leaderboard()

@@ -378,6 +378,16 @@ class Controller:
             "points": fraction_text(self.points()),
         }
 
+    def leaderboard_entry(self, name: str, date: str) -> Optional[dict]:
+        """The leaderboard entry this finished game earns, once: a win against
+        the computer without a seed (seeded games are practice); else None."""
+        res = self.result()
+        s = self.settings
+        if not res or self.recorded or s.mode != "ai" or s.seed is not None or res["winner"] != s.color:
+            return None
+        self.recorded = True
+        return {"name": name, "date": date, "level": s.level, "kind": res["kind"], "points": res["points"]}
+
     # --------------------------------------------------------------- view
     def view(self, **kw) -> tuple:
         """(position, View) to render now."""
