@@ -231,7 +231,11 @@ def test_keyboard_play(fast, wait_ready, page_log):
     ref = TurnBuilder(Position.from_id(a["positionId"], turn=turn), (d1, d2))
     src = sorted(ref.sources(), reverse=True)[0]
     src_abs = to_absolute(turn, src)
-    point(page, src_abs).focus()
+    # Tab from the page's navigation lands on the board, on the farthest-back movable checker
+    page.locator('header nav a[href="./rules.html"]').focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.dataset.point") == str(src_abs)
+    assert page.locator(f'{BOARD} .focus-ring').count() == 1  # visible focus
     page.keyboard.press("Enter")
     want = {str(to_absolute(turn, d)) for d in ref.destinations(src)}
     assert legal_points(page) == want

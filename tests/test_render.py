@@ -147,3 +147,12 @@ def test_palette_css():
     for name, value in PALETTE.items():
         assert f"--bg-{name.replace('_', '-')}: {value};" in text
     assert re.fullmatch(r"#[0-9a-f]{6}", PALETTE["felt"])
+
+
+def test_exactly_one_point_in_the_tab_order():
+    pos = Position.start()
+    for view in (View(), View(tab_stop=13), View(focus="bar", tab_stop=13)):
+        root = parse(render_board(pos, view))
+        zero = [el.get("data-point") for el in root.iter() if el.get("tabindex") == "0"]
+        assert len(zero) == 1
+    assert [el.get("data-point") for el in parse(render_board(pos, View(tab_stop=13))).iter() if el.get("tabindex") == "0"] == ["13"]

@@ -418,6 +418,7 @@ class Controller:
             picked=self.picked,
             focus=self.focus,
             turn=game.turn,
+            tab_stop=max(self.sources(), key=lambda p: from_absolute(game.turn, p), default=None),
             position_id=turn_start.id,
             extra={"phase": self.phase},
             **kw,

@@ -64,6 +64,7 @@ class View:
     legal: Iterable[Point] = ()           # highlighted destinations: {4, "off"}
     picked: Optional[Point] = None        # picked-up source: 8 or "bar"
     focus: Optional[Point] = None         # keyboard focus: 13
+    tab_stop: Optional[Point] = None      # reached by Tab when nothing has focus: 24
     moved: Optional[tuple] = None         # animate one checker: (src, dst, colour)
     turn: Optional[str] = None            # overrides position.turn for data-turn: "black"
     position_id: Optional[str] = None     # overrides position.id for data-position-id
@@ -300,6 +301,9 @@ def render_board(position, view: Optional[View] = None) -> str:
         f'stroke="{C["wood_light"]}" stroke-opacity=".5" stroke-width="2"/>'
     )
 
+    # one point is in the Tab order: the focused one, else the tab stop
+    tab = v.focus if v.focus is not None else (v.tab_stop if v.tab_stop is not None else (1 if bottom == WHITE else 24))
+
     # points
     anim = v.moved if (v.moved and v.animate) else None
     for p in range(1, 25):
@@ -314,7 +318,7 @@ def render_board(position, view: Optional[View] = None) -> str:
             tri = f"{x0 + 2},{BOTTOM_Y} {x0 + PW - 2},{BOTTOM_Y} {_f(x0 + PW / 2)},{BOTTOM_Y - TRI}"
         g = [f'<g class="point" data-point="{p}" aria-label="{_point_label(position, p)}"']
         if v.interactive:
-            g.append(f' role="button" tabindex="{0 if v.focus == p else -1}"')
+            g.append(f' role="button" tabindex="{0 if p == tab else -1}"')
         if p in legal:
             g.append(' data-legal="true"')
         if v.picked == p:
@@ -360,7 +364,7 @@ def render_board(position, view: Optional[View] = None) -> str:
     wb, bb = position.bar(WHITE), position.bar(BLACK)
     g = [f'<g class="bar" data-point="bar" aria-label="bar, {_plural(wb, WHITE)}, {_plural(bb, BLACK)}"']
     if v.interactive:
-        g.append(f' role="button" tabindex="{0 if v.focus == "bar" else -1}"')
+        g.append(f' role="button" tabindex="{0 if tab == "bar" else -1}"')
     if "bar" in legal:
         g.append(' data-legal="true"')
     if v.picked == "bar":
@@ -397,7 +401,7 @@ def render_board(position, view: Optional[View] = None) -> str:
         f'{_plural(bo, BLACK)} borne off"'
     ]
     if v.interactive:
-        g.append(f' role="button" tabindex="{0 if v.focus == "off" else -1}"')
+        g.append(f' role="button" tabindex="{0 if tab == "off" else -1}"')
     if "off" in legal:
         g.append(' data-legal="true"')
     g.append(">")
