@@ -213,8 +213,18 @@ def test_undo_history_view_and_copy(fast, wait_ready, page_log, shoot):
     live.click()
     assert board_attrs(page)["positionId"] == a["positionId"]
     assert board_attrs(page).get("viewing") is None
-    # the position ID is shown for copying
+    # the position ID is shown and copied
     assert page.locator("#pos-id").text_content() == a["positionId"]
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.get_by_role("button", name="Copy position ID").click()
+    page.wait_for_function("() => document.querySelector('#status').textContent.includes('copied')")
+    assert page.evaluate("() => navigator.clipboard.readText()") == a["positionId"]
+    # a hint from the computer (its worker), as a legal play for this roll
+    page.get_by_role("button", name="Hint").click()
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Hint')", timeout=60_000)
+    hinted = page.get_by_role("status").text_content().split("would play ")[1].rstrip(".")
+    legal = {p.notation for p in Position.from_id(a["positionId"], turn=turn).legal_plays(d1, d2)}
+    assert hinted in legal
     assert page_log.problems() == []
 
 

@@ -172,7 +172,7 @@ class App:
         self.on(document.getElementById("opt-mode"), "change", lambda e: self.sync_form())
         self.on(document.getElementById("rematch"), "click", lambda e: self.rematch())
         self.on(document.getElementById("live"), "click", lambda e: self.go_live())
-        self.on(document.getElementById("copy-id"), "click", lambda e: self.copy_id())
+        self.on(document.getElementById("copy-id"), "click", lambda e: asyncio.ensure_future(self.copy_id()))
         self.on(document.getElementById("history"), "click", self.on_history)
         self.on(document.getElementById("opt-name"), "change", self.on_name)
 
@@ -378,13 +378,13 @@ class App:
         self.ctl.say(f"Showing the position before move {i + 1} ({e.color} {dice_text(e.dice)}: {e.notation or 'no move'}). Read-only.")
         self.update()
 
-    def copy_id(self):
+    async def copy_id(self):
         pid = str(document.getElementById("pos-id").textContent)
         try:
-            window.navigator.clipboard.writeText(pid)
+            await window.navigator.clipboard.writeText(pid)
             self.status.textContent = f"Position ID {pid} copied."
         except Exception:
-            self.status.textContent = f"Position ID: {pid}"
+            self.status.textContent = f"Position ID: {pid} (select it to copy)."
 
     # ---------------------------------------------------------- pointer
     def _target(self, event):
