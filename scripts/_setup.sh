@@ -7,7 +7,8 @@ as_root() {
   if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
 }
 
-# apt_need CMD_OR_PATH PACKAGE ...: install each PACKAGE whose command is missing.
+# apt_install_missing CHECK PACKAGE [CHECK PACKAGE ...]: install each PACKAGE whose
+# CHECK fails; CHECK is a command name, an absolute path, or py:MODULE (python3 import).
 apt_install_missing() {
   local missing=() cmd pkg
   while [ $# -gt 1 ]; do

@@ -9,9 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/_setup.sh
+export PATH="$PATH:/usr/games"   # Debian installs gnubg there
 
 command -v python3 >/dev/null 2>&1 || { as_root apt-get update -q; as_root apt-get install -y -q python3; }
-apt_install_missing py:ensurepip python3-venv /usr/bin/chromium chromium gnubg gnubg \
+apt_install_missing py:ensurepip python3-venv /usr/bin/chromium chromium /usr/games/gnubg gnubg \
   node nodejs npm npm
 
 # The virtualenv, reinstalled only when requirements-dev.txt changed.

@@ -67,9 +67,35 @@ function watch(registration) {
   });
 }
 
+/* Resolves once the page has loaded and Python has taken over
+ * (body[data-ready="true"]; pages without that attribute: at load), or after
+ * `cap` ms: on a first visit the precache then mostly comes from the HTTP
+ * cache instead of competing with Pyodide's own downloads and start-up. */
+function pageSettled(cap = 15000) {
+  return new Promise((resolve) => {
+    const loaded = () => {
+      const body = document.body;
+      if (!body || !body.hasAttribute("data-ready") || body.dataset.ready === "true") return resolve();
+      const observer = new MutationObserver(() => {
+        if (body.dataset.ready === "true") {
+          observer.disconnect();
+          resolve();
+        }
+      });
+      observer.observe(body, { attributes: true, attributeFilter: ["data-ready"] });
+      setTimeout(resolve, cap);
+    };
+    if (document.readyState === "complete") loaded();
+    else window.addEventListener("load", loaded, { once: true });
+  });
+}
+
 if ("serviceWorker" in navigator && location.protocol !== "file:") {
-  navigator.serviceWorker
-    .register(new URL("./sw.js", import.meta.url), { updateViaCache: "none" })
+  const url = new URL("./sw.js", import.meta.url);
+  // A returning visitor is already controlled: look for an update at once.
+  const early = navigator.serviceWorker.controller ? Promise.resolve() : pageSettled();
+  early
+    .then(() => navigator.serviceWorker.register(url, { updateViaCache: "none" }))
     .then(watch)
     .catch((error) => console.warn("service worker not registered:", error));
 }
