@@ -15,7 +15,7 @@ from pyodide.ffi import create_proxy
 from pyscript import document, window, workers
 
 from engine import Position
-from webui import render, storage
+from webui import autoplay, render, storage
 from webui.controller import Controller, Settings, dice_text, fraction_text
 from webui.render import View, render_board
 
@@ -545,6 +545,18 @@ class App:
             self.worker = await workers["ai"]
         return self.worker
 
+    async def ai_notation(self, pos, d1, d2, s):
+        """The computer's play, from its worker; if the worker cannot answer,
+        a simple legal-move player on this thread keeps the game going."""
+        try:
+            worker = await asyncio.wait_for(self.get_worker(), 90)
+            return str(await worker.choose(pos.id, pos.turn, d1, d2, s.level, s.seed if s.seed is not None else ""))
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:
+            js.console.warn(f"AI worker unavailable ({err!r}); using the simple player")
+            return autoplay.choose(pos.id, pos.turn, d1, d2, s.level, s.seed)
+
     def kick_ai(self):
         if self.ctl.phase == "ai" and (self.ai_task is None or self.ai_task.done()):
             self.ai_task = asyncio.ensure_future(self.ai_loop(self.ctl))
@@ -565,11 +577,10 @@ class App:
                     self.update()
                     self.save()
                 self.status.textContent = f"The computer is thinking about {dice_text(ctl.game.dice)}…"
-                worker = await self.get_worker()
                 pos = ctl.game.position
                 d1, d2 = ctl.game.dice
                 s = ctl.settings
-                notation = str(await worker.choose(pos.id, pos.turn, d1, d2, s.level, s.seed if s.seed is not None else ""))
+                notation = await self.ai_notation(pos, d1, d2, s)
                 if ctl is not self.ctl:
                     return
                 await asyncio.sleep(pause)
