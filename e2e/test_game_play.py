@@ -225,6 +225,7 @@ def test_undo_history_view_and_copy(fast, wait_ready, page_log, shoot):
     hinted = page.get_by_role("status").text_content().split("would play ")[1].rstrip(".")
     legal = {p.notation for p in Position.from_id(a["positionId"], turn=turn).legal_plays(d1, d2)}
     assert hinted in legal
+    assert page.locator(f"{BOARD} .hint line").count() >= 1  # drawn on the board as arrows
     assert page_log.problems() == []
 
 

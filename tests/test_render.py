@@ -156,3 +156,12 @@ def test_exactly_one_point_in_the_tab_order():
         zero = [el.get("data-point") for el in root.iter() if el.get("tabindex") == "0"]
         assert len(zero) == 1
     assert [el.get("data-point") for el in parse(render_board(pos, View(tab_stop=13))).iter() if el.get("tabindex") == "0"] == ["13"]
+
+
+def test_hint_arrows():
+    pos = Position.start()
+    svg = render_board(pos, View(dice=(3, 1), hint=((8, 5), (6, 5))))
+    root = parse(svg)
+    hint = [g for g in root.iter(NS + "g") if g.get("class") == "hint"]
+    assert len(hint) == 1 and len(list(hint[0].iter(NS + "line"))) == 2
+    assert 'class="hint"' not in render_board(pos, View(dice=(3, 1)))

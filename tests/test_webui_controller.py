@@ -203,3 +203,18 @@ def test_leaderboard_entry_only_for_unseeded_wins_and_once():
     local.new_game(Settings("local", seed=4))
     play_to_end(local)
     assert local.leaderboard_entry("Ann", "x") is None
+
+
+def test_hint_arrows_until_the_first_step():
+    c = Controller()
+    c.new_game(Settings(mode="local", seed=5))
+    while c.phase != "move":
+        play_to_end_step(c)
+    play = c.game.position.legal_plays(*c.game.dice)[0]
+    arrows = c.set_hint(play.notation)
+    assert arrows and c.view()[1].hint == arrows
+    src = sorted(c.sources(), key=str)[0]
+    c.click(src)
+    assert c.view()[1].hint == ()  # hidden while a checker is picked up
+    c.click(sorted(c.legal, key=str)[0])
+    assert c.view()[1].hint == ()  # and once the player has moved

@@ -360,7 +360,12 @@ class App:
         except Exception as err:
             self.status.textContent = f"No hint available ({err.__class__.__name__})."
             return
-        if ranked:
+        if ranked and ctl is self.ctl and ctl.human_to_move:
+            try:
+                ctl.set_hint(ranked[0][0])
+            except ValueError:
+                pass
+            self.update()
             self.status.textContent = f"Hint: the computer would play {ranked[0][0]}."
 
     def go_live(self):

@@ -122,7 +122,7 @@ class Controller:
     announcements: list = field(default_factory=list)
     message: str = ""
     dice_draws: int = 0                          # rolls made with the seeded dice (resume)
-    hint: Optional[str] = None
+    hint: Optional[str] = None                  # suggested play (gnubg notation) for this roll
     recorded: bool = False                       # result already on the leaderboard
 
     # ------------------------------------------------------------ set-up
@@ -388,6 +388,24 @@ class Controller:
         self.recorded = True
         return {"name": name, "date": date, "level": s.level, "kind": res["kind"], "points": res["points"]}
 
+    def set_hint(self, notation: str) -> tuple:
+        """Show a suggested play on the board (arrows); returns its steps as
+        absolute (src, dst) pairs. Cleared by the next move, undo or turn."""
+        if not self.human_to_move or not notation:
+            self.hint = None
+            return ()
+        play = self.game.position.parse_play(notation, *self.game.dice)
+        self.hint = notation
+        return self.hint_arrows(play)
+
+    def hint_arrows(self, play=None) -> tuple:
+        if play is None:
+            if not self.hint or not self.human_to_move or self.builder is None or self.builder.steps:
+                return ()
+            play = self.game.position.parse_play(self.hint, *self.game.dice)
+        color = self.turn
+        return tuple((to_absolute(color, st.src), to_absolute(color, st.dst)) for st in play.steps)
+
     # --------------------------------------------------------------- view
     def view(self, **kw) -> tuple:
         """(position, View) to render now."""
@@ -419,6 +437,7 @@ class Controller:
             focus=self.focus,
             turn=game.turn,
             tab_stop=max(self.sources(), key=lambda p: from_absolute(game.turn, p), default=None),
+            hint=self.hint_arrows() if self.picked is None else (),
             position_id=turn_start.id,
             extra={"phase": self.phase},
             **kw,

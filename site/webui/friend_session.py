@@ -73,6 +73,7 @@ class FriendSession:
         self.transport: Optional[Callable[[str], None]] = None
         self.channel: Optional[Channel] = None
         self.agreed = False                   # hellos exchanged and states agree
+        self.peer_hello: Optional[dict] = None
         self._revealed: set = set()
 
     # ------------------------------------------------------------ state
@@ -199,16 +200,16 @@ class FriendSession:
         self.peer_hello = msg
         self.peer_name = clean_name(msg["name"])
         events = [Event("hello", f"Connected to {self.peer_name}.")]
-        mine = len(self.game.history)
         theirs = msg["turns"]
         if msg["game"] == self.game_no + 1 and self.is_over and self.rematch_sent and theirs == 0:
             events += self._start_rematch()   # they started the rematch while we were apart
-            mine = 0
-        if msg["game"] != self.game_no and not (msg["game"] == self.game_no - 1 and mine == 0):
-            raise GameStopped(self._disagree(msg))
-        if msg["game"] == self.game_no - 1:   # they have yet to start the rematch: our hello makes them
-            self.agreed = True
+        mine = len(self.game.history)
+        if msg["game"] == self.game_no - 1 and mine == 0 and self.game_no > 1:
+            self.agreed = True                # they start the rematch when our greeting arrives
+            self._resume_exchange()
             return events
+        if msg["game"] != self.game_no:
+            raise GameStopped(self._disagree(msg))
         resend: list = []
         if theirs == mine:
             if msg["pos"] != self.game.position.id or msg["turn"] != self.game.turn:
@@ -258,6 +259,10 @@ class FriendSession:
     def _on_commit(self, msg) -> list:
         self._check_game(msg)
         idx = self.pending_roll
+        old = self.exchanges.get(msg["roll"])
+        if old is not None and old.complete:
+            old.receive_commit(msg["hash"])   # a resend after reconnecting: must not have changed
+            return []
         if idx is None or msg["roll"] != idx:
             raise ProtocolError(
                 f"Refused a dice commitment from your friend's game: it is for roll {msg['roll']}, "

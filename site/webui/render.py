@@ -66,6 +66,7 @@ class View:
     focus: Optional[Point] = None         # keyboard focus: 13
     tab_stop: Optional[Point] = None      # reached by Tab when nothing has focus: 24
     moved: Optional[tuple] = None         # animate one checker: (src, dst, colour)
+    hint: tuple = ()                      # arrows for a suggested play: ((13, 9), (24, 21))
     turn: Optional[str] = None            # overrides position.turn for data-turn: "black"
     position_id: Optional[str] = None     # overrides position.id for data-position-id
     testid: Optional[str] = "board"       # data-testid of the svg, None for diagrams
@@ -452,7 +453,39 @@ def render_board(position, view: Optional[View] = None) -> str:
 
     # dice in the middle band: the roller's own half is on their right
     out.append(_dice_svg(v, turn))
+    if v.hint:
+        out.append(_hint_svg(position, v, turn))
     out.append("</svg>")
+    return "".join(out)
+
+
+def _stack_height(position, point: Point, color: str) -> int:
+    if point == "bar":
+        return position.bar(color)
+    if point == "off":
+        return position.off(color)
+    c, n = position.owner(int(point))
+    return n if c == color else 0
+
+
+def _hint_svg(position, v: View, turn: str) -> str:
+    """Arrows from each hinted step's source checker to where it lands."""
+    col = C["hint"]
+    out = [
+        f'<g class="hint" aria-hidden="true" pointer-events="none">'
+        f'<defs><marker id="{v.uid}-arrow" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4" markerHeight="4" '
+        f'orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="{col}"/></marker></defs>'
+    ]
+    for src, dst in v.hint:
+        h = _stack_height(position, src, turn)
+        sx, sy = checker_center(v.bottom, src, max(h - 1, 0), turn)
+        dx, dy = checker_center(v.bottom, dst, _stack_height(position, dst, turn), turn)
+        out.append(
+            f'<line x1="{_f(sx)}" y1="{_f(sy)}" x2="{_f(dx)}" y2="{_f(dy)}" stroke="{col}" stroke-width="6" '
+            f'stroke-linecap="round" stroke-opacity=".9" marker-end="url(#{v.uid}-arrow)"/>'
+            f'<circle cx="{_f(sx)}" cy="{_f(sy)}" r="{_f(R - 2)}" fill="none" stroke="{col}" stroke-width="4"/>'
+        )
+    out.append("</g>")
     return "".join(out)
 
 
