@@ -215,6 +215,7 @@ class App:
         self.cancel_ai()
         self.ctl = Controller()
         self.ctl.new_game(settings)
+        self.ctl.auto = None
         self.update()
         self.save()
         # a new version of the site waits for a new game, never swaps mid-game
@@ -330,8 +331,14 @@ class App:
 
     # ------------------------------------------------------------ actions
     def after_action(self):
-        self.update()
         self.save()
+        if self.ctl.auto is not None and not self.reduced:
+            said = list(self.ctl.announcements)
+            self.status.textContent = " ".join(said[-3:])
+            asyncio.ensure_future(self.show_auto_play(self.ctl))
+            return
+        self.ctl.auto = None
+        self.update()
         self.kick_ai()
 
     def do_roll(self):
@@ -550,6 +557,34 @@ class App:
             self.worker = await workers["ai"]
         return self.worker
 
+    async def animate(self, ctl, frames, pos, dice):
+        """Show a play step by step, each checker gliding to its point."""
+        s = ctl.settings
+        bottom = s.color if s.mode == "ai" else pos.turn
+        self.animating = True
+        try:
+            for f in frames:
+                if ctl is not self.ctl:
+                    return
+                if ctl.viewing is None:
+                    v = View(bottom=bottom, dice=dice, dice_left=f.dice_left, me=s.color if s.mode == "ai" else None,
+                             moved=f.moved, turn=pos.turn, position_id=pos.id, extra={"phase": "animating"})
+                    self.rendering = True
+                    self.board.innerHTML = render_board(f.position, v)
+                    self.rendering = False
+                await asyncio.sleep(0.42)
+        finally:
+            self.animating = False
+
+    async def show_auto_play(self, ctl):
+        """A forced play was made for the player: let them see it, then go on."""
+        pos, dice, frames = ctl.auto
+        ctl.auto = None
+        await self.animate(ctl, frames, pos, dice)
+        if ctl is self.ctl:
+            self.update()
+            self.kick_ai()
+
     async def ai_notation(self, pos, d1, d2, s):
         """The computer's play, from its worker; if the worker cannot answer,
         a simple legal-move player on this thread keeps the game going."""
@@ -592,17 +627,7 @@ class App:
                 frames = ctl.ai_play(notation)
                 self.save()
                 if frames and not self.reduced:
-                    self.animating = True
-                    bottom = ctl.settings.color if ctl.settings.mode == "ai" else pos.turn
-                    for f in frames:
-                        if ctl.viewing is None:
-                            v = View(bottom=bottom, dice=(d1, d2), dice_left=f.dice_left, me=s.color if s.mode == "ai" else None,
-                                     moved=f.moved, turn=pos.turn, position_id=pos.id, extra={"phase": "ai"})
-                            self.rendering = True
-                            self.board.innerHTML = render_board(f.position, v)
-                            self.rendering = False
-                        await asyncio.sleep(0.42)
-                    self.animating = False
+                    await self.animate(ctl, frames, pos, (d1, d2))
                 self.update()
         except asyncio.CancelledError:
             raise

@@ -124,6 +124,7 @@ class Controller:
     dice_draws: int = 0                          # rolls made with the seeded dice (resume)
     hint: Optional[str] = None                  # suggested play (gnubg notation) for this roll
     recorded: bool = False                       # result already on the leaderboard
+    auto: Optional[tuple] = None                 # (position, dice, frames) of a play made automatically
 
     # ------------------------------------------------------------ set-up
     def new_game(self, settings: Optional[Settings] = None) -> None:
@@ -199,6 +200,7 @@ class Controller:
             return
         if b.forced:
             play = b.plays[0]
+            self.auto = (game.position, tuple(game.dice), play_frames(game.position, tuple(game.dice), play))
             self.say(f"{self._who(color)} rolled {dice_text(game.dice)}: the only legal play, {play.notation}, was played automatically.")
             self.builder = None
             game.play(play)
