@@ -54,6 +54,9 @@ def test_only_legal_destinations_are_marked():
     assert all(el.get("data-legal") == "true" for el in root.iter() if el.get("data-legal"))
     picked = [el.get("data-point") for el in root.iter() if el.get("data-picked")]
     assert picked == ["8"]
+    pts = points(root)
+    assert pts["5"].get("aria-label") == "point 5, empty, legal destination"
+    assert pts["8"].get("aria-label") == "point 8, 3 white checkers, checker picked up"
     assert not [el for el in parse(render_board(Position.start())).iter() if el.get("data-legal")]
 
 

@@ -317,7 +317,12 @@ def render_board(position, view: Optional[View] = None) -> str:
         else:
             y0, y1 = MID_Y, BOTTOM_Y
             tri = f"{x0 + 2},{BOTTOM_Y} {x0 + PW - 2},{BOTTOM_Y} {_f(x0 + PW / 2)},{BOTTOM_Y - TRI}"
-        g = [f'<g class="point" data-point="{p}" aria-label="{_point_label(position, p)}"']
+        label = _point_label(position, p)
+        if p in legal:
+            label += ", legal destination"
+        if v.picked == p:
+            label += ", checker picked up"
+        g = [f'<g class="point" data-point="{p}" aria-label="{label}"']
         if v.interactive:
             g.append(f' role="button" tabindex="{0 if p == tab else -1}"')
         if p in legal:
