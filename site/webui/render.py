@@ -332,6 +332,8 @@ def render_board(position, view: Optional[View] = None) -> str:
         g.append(">")
         g.append(f'<rect class="hit" x="{x0}" y="{_f(y0)}" width="{PW}" height="{_f(y1 - y0)}" fill="#000" fill-opacity="0"/>')
         g.append(f'<polygon points="{tri}" fill="{tri_fill}" stroke="#000" stroke-opacity=".18" stroke-width="1"/>')
+        if p in legal:
+            g.append(f'<polygon class="legal-glow" points="{tri}" fill="{C["legal"]}" fill-opacity=".45"/>')
         color, n = position.owner(p)
         if color and n:
             for i in range(min(n, 5)):
@@ -354,7 +356,6 @@ def render_board(position, view: Optional[View] = None) -> str:
             mover = turn
             cx, cy = checker_center(bottom, p, _landing_index(position, p, mover), mover)
             g.append(
-                f'<polygon class="legal-glow" points="{tri}" fill="{C["legal"]}" fill-opacity=".28"/>'
                 f'<circle class="legal-spot" cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(R - 3)}" fill="{C["legal"]}" '
                 f'fill-opacity=".45" stroke="{C["legal"]}" stroke-width="3" stroke-dasharray="6 4"/>'
             )
