@@ -64,6 +64,7 @@ class App:
         self.settings_store = {}
         self.leaderboard = []
         self._proxies = []
+        self.friend = None           # a game against a friend: friend_app.FriendUI
 
     # ------------------------------------------------------------ storage
     def _get(self, key):
@@ -89,6 +90,9 @@ class App:
             pass
 
     def save(self):
+        if self.friend is not None:  # friend games keep their own storage (bg.friend)
+            self.friend.save()
+            return
         if self.ctl and self.ctl.game:
             try:
                 self._set(storage.GAME_KEY, json.dumps(self.ctl.to_dict()))
@@ -117,7 +121,11 @@ class App:
 
         base = Settings.from_params({k: str(v) for k, v in self.settings_store.items() if k in ("mode", "level", "color")})
         wanted = Settings.from_params(params, base) if params.get("mode") else None
-        if saved is not None and (wanted is None or saved.settings == wanted):
+        if params.get("mode") == "friend":
+            from webui import friend_app
+            self.friend = friend_app.FriendUI(self, params)
+            self.ctl = self.friend.ctl
+        elif saved is not None and (wanted is None or saved.settings == wanted):
             self.ctl = saved
             self.ctl.say(("Game restored. " + self.ctl.message).strip())
         else:
@@ -196,6 +204,9 @@ class App:
 
     def on_new_game(self, event):
         event.preventDefault()
+        if str(document.getElementById("opt-mode").value) == "friend":
+            from webui import friend_app
+            return friend_app.start_from_form(self)
         settings = Settings(
             mode=str(document.getElementById("opt-mode").value),
             level=int(document.getElementById("opt-level").value),
@@ -213,6 +224,9 @@ class App:
 
     def new_game(self, settings):
         self.cancel_ai()
+        if self.friend is not None:
+            self.friend.close()
+            self.friend = None
         self.ctl = Controller()
         self.ctl.new_game(settings)
         self.ctl.auto = None
@@ -230,6 +244,8 @@ class App:
         self.kick_ai()
 
     def rematch(self):
+        if self.friend is not None:
+            return self.friend.rematch()
         s = self.ctl.settings
         seed = None if s.seed is None else s.seed + 1
         self.new_game(Settings(s.mode, s.level, s.color, seed))
@@ -302,6 +318,8 @@ class App:
         pts = res["points"]
         extra = f" (level {s.level}: × {s.level}/3)" if s.mode == "ai" else ""
         document.getElementById("result-text").textContent = f"{who} with {kind}: {pts} point{'' if pts == '1' else 's'}{extra}."
+        if self.friend is not None:
+            document.getElementById("result-text").textContent = self.ctl.result_sentence()
         box.hidden = False
         self.record_result(res)
 

@@ -37,6 +37,7 @@ class FriendController(Controller):
         super().__init__(settings=Settings(mode="friend", level=3, color=session.me), **kw)
         self.session = session
         self.game = session.game
+        self.alerts: list = []       # sentences to show as a notice: ["Your friend's game refused ..."]
         self.phase = "opening"
         self.sync()
 
@@ -201,8 +202,11 @@ class FriendController(Controller):
                 self.builder, self.picked, self.legal, self.viewing, self.opening = None, None, {}, None, None
                 self.say(f"Rematch! {e.text} Rolling for the opening…")
                 self.sync()
-            elif k in ("rematch-offered", "peer-error"):
+            elif k == "rematch-offered":
                 self.say(e.text)
+            elif k == "peer-error":
+                self.say(e.text)
+                self.alerts.append(e.text)
             elif k == "chat":
                 self.say(f"{e.data.get('from', 'Your friend')} says: {e.text}")
         if self.phase not in ("move",):

@@ -1,0 +1,701 @@
+"""Friend games in the browser: WebRTC data channel, invite/reply links, storage.
+
+The browser layer of a game against a friend on another device (the pure
+parts are ``friend_session``, ``friend_controller``, ``sdp``, ``fair_dice``,
+``qr``). ``app.py`` hands the page to ``FriendUI`` when the URL says
+``mode=friend`` or the player picks "A friend" in the New game form.
+
+Connecting, with no server:
+
+1. The host's page creates an ``RTCPeerConnection`` and a data channel,
+   gathers ICE candidates (non-trickle, at most ``GATHER_CAP_S``) and shows the
+   invite link ``index.html?mode=friend#join=<offer code>``
+   (``data-testid="invite-link"``) with Copy, Share and a QR code.
+2. The friend opens it: their page answers at once and shows the reply link
+   ``reply.html#r=<answer code>`` (``data-testid="reply-link"``) and the code.
+3. The host opens the reply link in any tab of the same browser: ``reply.js``
+   hands the code to this page over ``BroadcastChannel("bg-friend")``; or the
+   host pastes the code into ``data-testid="reply-code"``.
+
+ICE servers: the ``ice`` URL parameter (``ice=none`` for none, as the tests
+do, or a comma-separated list of ``stun:`` URLs); default ``DEFAULT_ICE``.
+
+Test hook (``window.bgFriendTest``): ``choose()`` picks a play for this page's
+turn and makes its moves through the controller, exactly as clicks would
+(Done stays with the UI); ``sendRaw(text, numbered)`` puts raw text on the
+data channel (tamper tests); ``state()``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from dataclasses import replace
+from urllib.parse import quote
+
+import js
+from pyodide.ffi import create_proxy, to_js
+from pyscript import document, window
+
+from engine import other, to_absolute
+
+from . import qr, sdp
+from .friend_controller import FriendController
+from .friend_protocol import ProtocolError, clean_name
+from .friend_session import FriendSession
+
+STORE_KEY = "bg.friend"
+STORE_VERSION = 1
+KEEP_GAMES = 6
+CHANNEL = "bg-friend"
+DEFAULT_ICE = ["stun:stun.l.google.com:19302", "stun:stun.cloudflare.com:3478"]
+GATHER_CAP_S = 4.0
+CONNECT_TIMEOUT_S = 25.0
+STALE_S = 6 * 3600
+ADVICE = ("Try a new link; if it still fails, connect both devices to the same Wi-Fi, "
+          "or put one of them on a phone's hotspot (some networks block direct connections).")
+
+
+def _js(obj):
+    return to_js(obj, dict_converter=js.Object.fromEntries)
+
+
+def ice_servers(param) -> list:
+    """``ice`` URL parameter -> list of ICE server URLs."""
+    if param is None:
+        return list(DEFAULT_ICE)
+    param = str(param).strip()
+    if param in ("", "none", "0"):
+        return []
+    out = [u.strip() for u in param.split(",") if u.strip().startswith(("stun:", "stuns:"))]
+    return out[:4]
+
+
+# ------------------------------------------------------------------ storage
+def load_store(text) -> dict:
+    try:
+        data = json.loads(text) if isinstance(text, str) and text else {}
+    except ValueError:
+        data = {}
+    if not isinstance(data, dict) or data.get("v") != STORE_VERSION or not isinstance(data.get("games"), dict):
+        return {"v": STORE_VERSION, "games": {}}
+    return data
+
+
+def _el(tag, text=None, **attrs):
+    el = document.createElement(tag)
+    if text is not None:
+        el.textContent = text
+    for k, v in attrs.items():
+        el.setAttribute(k.rstrip("_").replace("_", "-"), str(v))
+    return el
+
+
+class FriendUI:
+    def __init__(self, app, params: dict):
+        self.app = app
+        self.params = params
+        self.ice = ice_servers(params.get("ice"))
+        self.tab = secrets.token_hex(4)
+        self.pc = None
+        self.dc = None
+        self.gen = 0
+        self.nonce = None
+        self.state = "starting"       # inviting | answering | connecting | connected | lost | failed | stopped | bad-link | moved
+        self.note = ""
+        self.link = ""                 # the invite or reply link on show
+        self.code = ""
+        self.problem = ""
+        self.moved = False
+        self._proxies = []
+        self._qr_for = None
+        self._ack_id = None
+        self.panel = self._make_panel()
+        document.body.classList.add("friend-game")
+        self.bc = None
+        try:
+            self.bc = js.BroadcastChannel.new(CHANNEL)
+            self.bc.onmessage = self._proxy(self._on_broadcast)
+        except Exception:
+            self.bc = None
+        self._install_test_hook()
+        self.ctl = self._start()
+
+    # ------------------------------------------------------------ set-up
+    def _proxy(self, fn):
+        p = create_proxy(fn)
+        self._proxies.append(p)
+        return p
+
+    def _name(self) -> str:
+        return clean_name(str(self.app.settings_store.get("name") or ""), "")
+
+    def _start(self) -> FriendController:
+        frag = str(window.location.hash or "")
+        code = None
+        if frag.startswith("#join="):
+            code = frag[len("#join="):]
+        if code is not None:
+            return self._start_guest(code)
+        room = str(self.params.get("room") or "")
+        me = str(self.params.get("as") or "")
+        saved = self._load(room, me) if room and me in ("white", "black") else None
+        if saved is not None:
+            ctl = saved
+            self.ctl = ctl
+            ctl.say("Friend game restored. Reconnecting: send your friend the new link below, or open theirs.")
+            self._claim()
+            self._later(self.invite(reconnect=True))
+            return ctl
+        session = FriendSession("white", secrets.token_hex(6), self._name())
+        ctl = FriendController(session)
+        self.ctl = ctl
+        ctl.say("Making an invite link for your friend…")
+        self._set_url()
+        self._claim()
+        self._later(self.invite())
+        return ctl
+
+    def _start_guest(self, code: str) -> FriendController:
+        try:
+            sig = sdp.decode(code)
+            if sig.kind != "offer":
+                raise sdp.SignalError("it is a reply link, not an invite: open it in the browser that made the invite")
+        except sdp.SignalError as err:
+            self.problem = f"This invite link cannot be used: {err}. Ask your friend for a new link."
+            self.state = "bad-link"
+            ctl = FriendController(FriendSession("black", "000000000000", self._name()))
+            self.ctl = ctl
+            ctl.say(self.problem)
+            self.render_panel()
+            return ctl
+        me = other(sig.role)
+        ctl = self._load(sig.room, me)
+        if ctl is None:
+            ctl = FriendController(FriendSession(me, sig.room, self._name()))
+            ctl.say("Joining your friend's game…")
+        else:
+            ctl.say("Reconnecting to your friend's game…")
+        self.ctl = ctl
+        age = time.time() - sig.created
+        if age > STALE_S:
+            self.note = (f"This invite link is {int(age // 3600)} hours old. If it does not connect, "
+                         "ask your friend for a new one (an invite works only while their page stays open).")
+        self._set_url()
+        self._claim()
+        self._later(self.answer(sig))
+        return ctl
+
+    def _later(self, coro):
+        task = asyncio.ensure_future(coro)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task):
+        if task.cancelled():
+            return
+        err = task.exception()
+        if err is not None:
+            js.console.error(f"friend connection: {err!r}")
+            self.state = "failed"
+            self.problem = f"Could not set up the connection ({err.__class__.__name__}: {str(err)[:120]}). {ADVICE}"
+            self.render_panel()
+
+    def _set_url(self):
+        s = self.ctl.session
+        q = f"?mode=friend&room={s.room}&as={s.me}"
+        if "ice" in self.params:
+            q += "&ice=" + quote(str(self.params["ice"]), safe=",:")
+        try:
+            window.history.replaceState(None, "", q)
+        except Exception:
+            pass
+
+    # ------------------------------------------------------------ storage
+    def _store(self) -> dict:
+        try:
+            return load_store(window.localStorage.getItem(STORE_KEY))
+        except Exception:
+            return {"v": STORE_VERSION, "games": {}}
+
+    def _load(self, room: str, me: str):
+        entry = self._store()["games"].get(f"{room}.{me}")
+        if not entry:
+            return None
+        try:
+            return FriendController.from_dict(entry["ctl"])
+        except Exception as err:
+            self.app.show_notice(f"Your saved friend game could not be restored ({str(err)[:100]}); a new one was started.")
+            return None
+
+    def save(self):
+        if self.moved or self.ctl is None or self.state == "bad-link":
+            return
+        s = self.ctl.session
+        store = self._store()
+        store["games"][f"{s.room}.{s.me}"] = {"saved": time.time(), "ctl": self.ctl.to_dict()}
+        games = sorted(store["games"].items(), key=lambda kv: -float(kv[1].get("saved", 0) if isinstance(kv[1], dict) else 0))
+        store["games"] = dict(games[:KEEP_GAMES])
+        try:
+            window.localStorage.setItem(STORE_KEY, json.dumps(store))
+        except Exception as err:
+            js.console.warn(f"could not save the friend game: {err}")
+
+    # ------------------------------------------------------------ tabs
+    def _claim(self):
+        if self.bc is not None:
+            s = self.ctl.session
+            self.bc.postMessage(_js({"type": "claim", "room": s.room, "me": s.me, "tab": self.tab}))
+
+    def _on_broadcast(self, event):
+        try:
+            m = event.data.to_py() if hasattr(event.data, "to_py") else {}
+        except Exception:
+            return
+        if not isinstance(m, dict):
+            return
+        s = self.ctl.session if self.ctl else None
+        if m.get("type") == "claim" and s and m.get("room") == s.room and m.get("me") == s.me and m.get("tab") != self.tab:
+            self.moved = True
+            self._close_pc()
+            self.state = "moved"
+            self.render_panel()
+        elif m.get("type") == "answer" and isinstance(m.get("code"), str):
+            self._later(self._answer_from_tab(m.get("code"), m.get("id")))
+
+    async def _answer_from_tab(self, code, req_id):
+        ok, text, mine = await self.accept_answer(code)
+        if mine and self.bc is not None:
+            self.bc.postMessage(_js({"type": "answer-ack", "id": req_id, "ok": ok, "text": text}))
+            self._ack_id = req_id if ok else None
+
+    # ------------------------------------------------------------ WebRTC
+    def _close_pc(self):
+        self.gen += 1
+        for obj in (self.dc, self.pc):
+            try:
+                if obj is not None:
+                    obj.close()
+            except Exception:
+                pass
+        self.dc = self.pc = None
+        if self.ctl is not None and self.ctl.session.connected:
+            self.ctl.session.disconnect()
+
+    def _new_pc(self):
+        self._close_pc()
+        cfg = {"iceServers": [{"urls": u} for u in self.ice]}
+        pc = js.RTCPeerConnection.new(_js(cfg))
+        self.pc = pc
+        gen = self.gen
+        pc.onconnectionstatechange = self._proxy(lambda e: self._on_pc_state(gen))
+        return pc, gen
+
+    async def _gather(self, pc):
+        t0 = time.monotonic()
+        while str(pc.iceGatheringState) != "complete" and time.monotonic() - t0 < GATHER_CAP_S:
+            await asyncio.sleep(0.05)
+
+    def _wire(self, dc, gen):
+        dc.onopen = self._proxy(lambda e: self._on_open(dc, gen))
+        dc.onmessage = self._proxy(lambda e: self._on_message(e.data, gen))
+        dc.onclose = self._proxy(lambda e: self._on_close(gen))
+        if str(dc.readyState) == "open":
+            self._on_open(dc, gen)
+
+    def _base(self, page: str) -> str:
+        return str(js.URL.new(page, window.location.href).href).split("?")[0].split("#")[0]
+
+    async def invite(self, reconnect: bool = False):
+        """Host side (or whoever makes the new link to reconnect): offer + invite link."""
+        if self.moved:
+            return
+        pc, gen = self._new_pc()
+        dc = pc.createDataChannel("backgammon", _js({"ordered": True}))
+        self._wire(dc, gen)
+        await pc.setLocalDescription(await pc.createOffer())
+        await self._gather(pc)
+        if gen != self.gen:
+            return
+        s = self.ctl.session
+        self.nonce = secrets.randbelow(65536)
+        sig = replace(sdp.minimise(str(pc.localDescription.sdp), "offer"),
+                      room=s.room, nonce=self.nonce, created=int(time.time()), role=s.me)
+        self.code = sdp.encode(sig)
+        q = "?mode=friend"
+        if "ice" in self.params:
+            q += "&ice=" + quote(str(self.params["ice"]), safe=",:")
+        self.link = self._base("index.html") + q + "#join=" + self.code
+        self.state = "inviting"
+        self.problem = ""
+        if not sig.candidates:
+            self.problem = "This device found no network address to offer: check that it is online."
+        self.render_panel()
+        self.app.update()
+        self.save()
+
+    async def answer(self, sig):
+        """Guest side: answer the invite at once and show the reply link."""
+        pc, gen = self._new_pc()
+        pc.ondatachannel = self._proxy(lambda e: self._wire(e.channel, gen))
+        await pc.setRemoteDescription(_js({"type": "offer", "sdp": sdp.rebuild(sig)}))
+        await pc.setLocalDescription(await pc.createAnswer())
+        await self._gather(pc)
+        if gen != self.gen:
+            return
+        s = self.ctl.session
+        asig = replace(sdp.minimise(str(pc.localDescription.sdp), "answer"),
+                       room=sig.room, nonce=sig.nonce, created=int(time.time()), role=s.me)
+        self.code = sdp.encode(asig)
+        self.link = self._base("reply.html") + "#r=" + self.code
+        self.state = "answering"
+        self.render_panel()
+        self.app.update()
+        self.save()
+
+    async def accept_answer(self, code) -> tuple:
+        """Apply a reply code; (ok, text for the player, whether it was for this page)."""
+        try:
+            sig = sdp.decode(code)
+        except sdp.SignalError as err:
+            return False, f"That reply code cannot be used: {err}.", False
+        s = self.ctl.session
+        if sig.kind != "answer":
+            return False, "That is an invite link, not a reply: send it to your friend instead.", False
+        if sig.room != s.room or sig.role == s.me:
+            return False, "That reply belongs to another game.", False
+        if sig.nonce != self.nonce or self.pc is None:
+            return False, "That reply is for an older invite link: send your friend the newest link and use their new reply.", True
+        if self.state != "inviting" or str(self.pc.signalingState) != "have-local-offer":
+            return False, "This invite has already been answered: make a new link to connect again.", True
+        gen = self.gen
+        await self.pc.setRemoteDescription(_js({"type": "answer", "sdp": sdp.rebuild(sig)}))
+        self.state = "connecting"
+        self.render_panel()
+        self._later(self._watch_connect(gen))
+        return True, "Connecting…", True
+
+    async def _watch_connect(self, gen):
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < CONNECT_TIMEOUT_S:
+            await asyncio.sleep(0.25)
+            if gen != self.gen or self.state != "connecting":
+                return
+        self.state = "failed"
+        self.problem = f"Could not connect to your friend: the devices could not reach each other. {ADVICE}"
+        self.render_panel()
+
+    def _on_pc_state(self, gen):
+        if gen != self.gen or self.pc is None:
+            return
+        st = str(self.pc.connectionState)
+        if st == "disconnected" and self.state == "connected":
+            self.note = "Connection interrupted: reconnecting…"
+            self.render_panel()
+        elif st == "connected" and self.note.startswith("Connection interrupted"):
+            self.note = ""
+            self.render_panel()
+        elif st == "failed":
+            if self.state == "connected":
+                self._on_close(gen)
+            elif self.state in ("connecting", "answering"):
+                self.state = "failed"
+                self.problem = f"Could not connect to your friend. {ADVICE}"
+                self.render_panel()
+
+    def _on_open(self, dc, gen):
+        if gen != self.gen or self.dc is not None:
+            return
+        self.dc = dc
+        self.state = "connected"
+        self.note = ""
+        self.problem = ""
+        self.ctl.session.connect(self._send)
+        if self.bc is not None and getattr(self, "_ack_id", None):
+            self.bc.postMessage(_js({"type": "connected", "id": self._ack_id}))
+        self.render_panel()
+        self.app.update()
+        self.save()
+
+    def _send(self, text: str):
+        if self.dc is not None and str(self.dc.readyState) == "open":
+            self.dc.send(text)
+
+    def _on_message(self, data, gen):
+        if gen != self.gen:
+            return
+        text = data if isinstance(data, str) else None
+        ctl = self.ctl
+        try:
+            ctl.receive(text if text is not None else b"")
+        except ProtocolError as err:
+            self.show_problem(str(err))
+            if ctl.session.stopped:
+                self.state = "stopped"
+                ctl.sync()
+        except Exception as err:  # a bug must not take the page down
+            js.console.error(f"friend message: {err!r}")
+            self.show_problem(f"A message from your friend's game could not be handled ({err.__class__.__name__}).")
+        while ctl.alerts:
+            self.show_problem(ctl.alerts.pop(0))
+        self.render_panel()
+        self.app.update()
+        self.save()
+
+    def _on_close(self, gen):
+        if gen != self.gen:
+            return
+        was = self.state
+        self.ctl.session.disconnect()
+        self.dc = None
+        if self.moved:
+            return
+        if self.ctl.session.stopped:
+            self.state = "stopped"
+            self.render_panel()
+            return
+        self.state = "lost"
+        self.ctl.sync()
+        if was == "connected":
+            self.ctl.say(f"Connection to {self.ctl.peer_name} lost: reconnecting…")
+        self.app.update()
+        self.save()
+        self._later(self.invite(reconnect=True))
+
+    def close(self):
+        """Leave the friend game (a New game of another kind)."""
+        self._close_pc()
+        self.moved = True
+        document.body.classList.remove("friend-game")
+        self.panel.remove()
+
+    # ------------------------------------------------------------ actions
+    def rematch(self):
+        try:
+            self.ctl.rematch()
+        except ValueError as err:
+            self.show_problem(str(err))
+        self.app.update()
+        self.save()
+
+    def resign(self):
+        if self.ctl.session.is_over:
+            return
+        if not window.confirm("Resign this game? Your friend wins what the position shows."):
+            return
+        try:
+            self.ctl.resign()
+        except ValueError as err:
+            self.show_problem(str(err))
+        self.app.update()
+        self.save()
+
+    def show_problem(self, text: str):
+        self.problem = text
+        self.app.show_notice(text)
+        self.render_panel()
+
+    def copy(self, text: str, what: str):
+        try:
+            window.navigator.clipboard.writeText(text)
+            self.app.status.textContent = f"{what} copied: paste it into a message to your friend."
+        except Exception:
+            self.app.status.textContent = f"Select the {what.lower()} and copy it."
+
+    def share(self, text: str, url: str):
+        try:
+            window.navigator.share(_js({"title": "Backgammon", "text": text, "url": url}))
+        except Exception:
+            self.copy(url, "Link")
+
+    async def paste_code(self, code: str):
+        ok, text, _ = await self.accept_answer(code)
+        if not ok:
+            self.problem = text
+        self.render_panel()
+
+    # ------------------------------------------------------------ panel
+    def _make_panel(self):
+        panel = document.getElementById("friend-panel")
+        if panel is None:
+            panel = _el("section", id="friend-panel", class_="friend-panel card", aria_label="Friend game")
+            area = document.querySelector(".board-area")
+            area.insertBefore(panel, area.firstChild)
+        panel.hidden = False
+        return panel
+
+    def _button(self, label, fn, primary=False, testid=None):
+        b = _el("button", label, type="button")
+        if primary:
+            b.className = "primary"
+        if testid:
+            b.dataset.testid = testid
+        b.addEventListener("click", self._proxy(lambda e: fn()))
+        return b
+
+    def render_panel(self):
+        p = self.panel
+        p.innerHTML = ""
+        p.dataset.state = self.state
+        s = self.ctl.session if self.ctl else None
+        st = self.state
+        head = _el("div", None, class_="friend-head")
+        p.appendChild(head)
+        if s is not None and st != "bad-link":
+            me = _el("span", None, class_=f"friend-me chip {s.me}")
+            me.textContent = f"You: {s.me.capitalize()}" + (f" ({s.name})" if s.name else "")
+            head.appendChild(me)
+            peer = _el("span", None, class_=f"friend-peer chip {s.peer}", data_testid="friend-name")
+            peer.textContent = f"{s.peer_name or 'Your friend'}: {s.peer.capitalize()}"
+            head.appendChild(peer)
+            dot = _el("span", {"connected": "connected", "connecting": "connecting…"}.get(st, "not connected"),
+                      class_=f"friend-conn {'on' if st == 'connected' else 'off'}")
+            head.appendChild(dot)
+            if st == "connected" and not s.is_over and s.game.started:
+                head.appendChild(self._button("Resign", self.resign))
+        if self.note:
+            p.appendChild(_el("p", self.note, class_="friend-note", role="status"))
+        if st in ("inviting", "lost") and self.link:
+            if st == "lost" or (s and s.game.history):
+                p.appendChild(_el("p", "Connection lost — reconnecting. Send your friend this new link "
+                                       "(or open the new link they send you); the game continues from the same position.",
+                                  class_="friend-lost", role="alert"))
+            p.appendChild(_el("h2", "Invite a friend" if not (s and s.game.started) else "Reconnect"))
+            p.appendChild(_el("p", "1. Send this link to your friend (message, mail, or let them scan the QR code). "
+                                   "2. They open it and send you back a reply link. 3. Open their reply link here, "
+                                   "in this browser — or paste their reply code below."))
+            self._link_block(self.link, "invite-link", "Invite link")
+            self._paste_block()
+            self._qr_block(self.link)
+        elif st == "answering":
+            p.appendChild(_el("h2", "Send this reply to your friend now"))
+            p.appendChild(_el("p", "Send your friend this reply link right away: the game connects as soon as "
+                                   "they open it in their browser. It works only while this page stays open."))
+            self._link_block(self.link, "reply-link", "Reply link")
+            box = _el("p", None, class_="friend-code")
+            box.appendChild(_el("span", "Or give them this code to paste: "))
+            box.appendChild(_el("code", self.code, data_testid="reply-short-code"))
+            p.appendChild(box)
+        elif st == "connecting":
+            p.appendChild(_el("p", "Connecting to your friend…", role="status"))
+        elif st == "connected":
+            if s and s.is_over:
+                p.appendChild(_el("p", self.ctl.result_sentence(), class_="friend-over"))
+        elif st == "failed":
+            p.appendChild(_el("p", self.problem or f"Could not connect to your friend. {ADVICE}", class_="friend-error", role="alert"))
+            p.appendChild(self._button("New invite link", lambda: self._later(self.invite(reconnect=True)), primary=True))
+            self.problem = ""
+        elif st == "stopped":
+            p.appendChild(_el("p", f"This game is stopped: {s.stopped if s else ''}", class_="friend-error", role="alert"))
+        elif st == "bad-link":
+            p.appendChild(_el("p", self.problem, class_="friend-error", role="alert"))
+        elif st == "moved":
+            p.appendChild(_el("p", "This game continues in another tab of this browser.", class_="friend-note"))
+        elif st == "starting":
+            p.appendChild(_el("p", "Preparing the connection…", role="status"))
+        if self.problem and st not in ("failed", "bad-link"):
+            p.appendChild(_el("p", self.problem, class_="friend-error"))
+
+    def _link_block(self, link, testid, what):
+        row = _el("div", None, class_="friend-link")
+        a = _el("a", link, href=link, data_testid=testid, target="_blank", rel="noopener")
+        row.appendChild(a)
+        tools = _el("div", None, class_="friend-tools")
+        tools.appendChild(self._button(f"Copy {what.lower()}", lambda: self.copy(link, what), primary=True))
+        if hasattr(window.navigator, "share") and window.navigator.share:
+            text = "Play backgammon with me: open this link." if testid == "invite-link" else "My reply: open this link to connect."
+            tools.appendChild(self._button("Share…", lambda: self.share(text, link)))
+        row.appendChild(tools)
+        self.panel.appendChild(row)
+
+    def _paste_block(self):
+        form = _el("form", None, class_="friend-paste")
+        label = _el("label", "Reply code: ")
+        inp = _el("input", None, type="text", data_testid="reply-code", autocomplete="off", spellcheck="false",
+                  placeholder="paste your friend's reply code or link")
+        label.appendChild(inp)
+        form.appendChild(label)
+        form.appendChild(_el("button", "Connect", type="submit"))
+
+        def submit(e):
+            e.preventDefault()
+            raw = str(inp.value).strip()
+            if "#r=" in raw:
+                raw = raw.split("#r=", 1)[1]
+            self._later(self.paste_code(raw))
+
+        form.addEventListener("submit", self._proxy(submit))
+        self.panel.appendChild(form)
+
+    def _qr_block(self, link):
+        box = _el("div", None, class_="friend-qr", data_testid="invite-qr")
+        self.panel.appendChild(box)
+        if self._qr_for and self._qr_for[0] == link:
+            box.innerHTML = self._qr_for[1]
+            return
+
+        async def draw():
+            await asyncio.sleep(0.05)
+            picture = qr.svg(link, "L", label="QR code of the invite link")
+            self._qr_for = (link, picture)
+            if box.isConnected:
+                box.innerHTML = picture
+
+        self._later(draw())
+
+    # ------------------------------------------------------------ test hook
+    def _install_test_hook(self):
+        def choose():
+            """Make this page's moves for a chosen play through the controller (like clicks)."""
+            ctl = self.ctl
+            if not ctl.human_to_move:
+                return ""
+            from .autoplay import fallback_choice
+
+            notation = fallback_choice(ctl.game.position, *ctl.game.dice)
+            play = ctl.game.position.parse_play(notation, *ctl.game.dice) if notation else None
+            if play is not None:
+                for st in play.steps:
+                    if ctl.can_done and not ctl.builder.can_move:
+                        break
+                    src, dst = to_absolute(ctl.turn, st.src), to_absolute(ctl.turn, st.dst)
+                    ctl.click(src)
+                    if dst not in ctl.legal:
+                        ctl.click(src)
+                        break
+                    ctl.click(dst)
+            while not ctl.can_done:  # finish with the first legal steps if the path differed
+                srcs = sorted(ctl.sources(), key=str)
+                if not srcs:
+                    break
+                ctl.click(srcs[0])
+                ctl.click(sorted(ctl.legal, key=str)[0])
+            self.app.update()
+            self.save()
+            return notation or ""
+
+        def send_raw(text, numbered=False):
+            self.ctl.session.send_raw(str(text), numbered=bool(numbered))
+            return True
+
+        def state():
+            s = self.ctl.session
+            return json.dumps({"state": self.state, "phase": self.ctl.phase, "me": s.me, "room": s.room,
+                               "game_no": s.game_no, "turns": len(s.game.history), "next_seq": s.next_seq(),
+                               "stopped": s.stopped, "peer": s.peer_name, "dice": list(s.game.dice or ())})
+
+        hook = {"choose": self._proxy(choose), "sendRaw": self._proxy(send_raw), "state": self._proxy(state)}
+        window.bgFriendTest = _js(hook)
+
+
+def start_from_form(app):
+    """The New game form asked for a friend game: host one in this page."""
+    if app.friend is not None:
+        app.friend.close()
+    app.cancel_ai()
+    app.friend = FriendUI(app, {"mode": "friend"})
+    app.ctl = app.friend.ctl
+    app.update()
+    app.save()
