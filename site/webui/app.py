@@ -575,7 +575,7 @@ class App:
             self.worker = await workers["ai"]
         return self.worker
 
-    async def animate(self, ctl, frames, pos, dice):
+    async def animate(self, ctl, frames, pos, dice, opening=None):
         """Show a play step by step, each checker gliding to its point."""
         s = ctl.settings
         bottom = s.color if s.mode == "ai" else pos.turn
@@ -586,7 +586,8 @@ class App:
                     return
                 if ctl.viewing is None:
                     v = View(bottom=bottom, dice=dice, dice_left=f.dice_left, me=s.color if s.mode == "ai" else None,
-                             moved=f.moved, turn=pos.turn, position_id=pos.id, extra={"phase": "animating"})
+                             moved=f.moved, turn=pos.turn, position_id=pos.id, opening=opening,
+                             extra={"phase": "animating"})
                     self.rendering = True
                     self.board.innerHTML = render_board(f.position, v)
                     self.rendering = False
@@ -596,7 +597,7 @@ class App:
 
     async def show_auto_play(self, ctl):
         """A forced play was made for the player: let them see it, then go on."""
-        pos, dice, frames = ctl.auto
+        pos, dice, frames = ctl.auto[:3]
         ctl.auto = None
         await self.animate(ctl, frames, pos, dice)
         if ctl is self.ctl:
@@ -642,10 +643,11 @@ class App:
                 if ctl is not self.ctl:
                     return
                 await asyncio.sleep(pause)
+                opening = ctl.opening
                 frames = ctl.ai_play(notation)
                 self.save()
                 if frames and not self.reduced:
-                    await self.animate(ctl, frames, pos, (d1, d2))
+                    await self.animate(ctl, frames, pos, (d1, d2), opening)
                 self.update()
         except asyncio.CancelledError:
             raise
