@@ -13,7 +13,7 @@ level   search                                             noise
 2       0-ply                                              0.055
 3       0-ply                                              0.03
 4       0-ply                                              0
-5       0-ply, then 1-ply on up to 6 plays within 0.12     0
+5       0-ply, then 1-ply on up to 5 plays within 0.10     0
 ======  =================================================  =========
 """
 
@@ -39,7 +39,7 @@ LEVELS = {
     2: Level(0, 0.055),
     3: Level(0, 0.03),
     4: Level(0, 0.0),
-    5: Level(1, 0.0, 6, 0.12),
+    5: Level(1, 0.0, 5, 0.10),
 }
 
 

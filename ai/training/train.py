@@ -148,7 +148,7 @@ def train_net(name: str, x: np.ndarray, y: np.ndarray, n_hidden: int, epochs: in
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--chunks", type=int, default=16, help="chunks of --chunk-games games")
+    ap.add_argument("--chunks", type=int, default=10, help="chunks of --chunk-games games")
     ap.add_argument("--chunk-games", type=int, default=500)
     ap.add_argument("--test", type=int, default=1000, help="held-out decisions")
     ap.add_argument("--epochs", type=int, default=60)
