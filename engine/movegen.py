@@ -88,11 +88,12 @@ def _search_roll(pos: Position, d1: int, d2: int) -> dict:
         if key not in results:
             results[key] = tuple(steps)
 
-    def search(dice, depth, top, pips):
+    def search(dice, depth, top, pips, cands):
         die = dice[depth]
         nxt = depth + 1
         last = nxt == len(dice)
         moved = False
+        skip = seen_first if depth == 1 and dice is second else ()
         if m[25]:
             dst = 25 - die
             od = o[dst]
@@ -108,7 +109,7 @@ def _search_roll(pos: Position, d1: int, d2: int) -> dict:
                 if last:
                     full_leaf()
                 else:
-                    search(dice, nxt, 24, pips + die)
+                    search(dice, nxt, 24, pips + die, cands if m[dst] > 1 else cands + [dst])
                 steps.pop()
                 if od:
                     o[dst] = 1
@@ -120,13 +121,18 @@ def _search_roll(pos: Position, d1: int, d2: int) -> dict:
                 moved = True
         else:
             home = outside[0] == 0
-            src = top
-            while src > 0:
-                if m[src]:
+            for src in cands:
+                if src <= top and m[src]:
+                    if src in skip:
+                        # played in the other order already: same steps, same result
+                        moved = True
+                        continue
                     dst = src - die
                     if dst > 0:
                         od = o[dst]
                         if od < 2:
+                            if depth == 0 and dice is first:
+                                seen_first.add(src)
                             m[src] -= 1
                             m[dst] += 1
                             entered = src > 6 and dst <= 6
@@ -139,7 +145,8 @@ def _search_roll(pos: Position, d1: int, d2: int) -> dict:
                             if last:
                                 full_leaf()
                             else:
-                                search(dice, nxt, src if dice[0] == dice[1] else 24, pips + die)
+                                search(dice, nxt, src if dice[0] == dice[1] else 24, pips + die,
+                                       cands if m[dst] > 1 else cands + [dst])
                             steps.pop()
                             if od:
                                 o[dst] = 1
@@ -150,27 +157,35 @@ def _search_roll(pos: Position, d1: int, d2: int) -> dict:
                             m[src] += 1
                             moved = True
                     elif home and (dst == 0 or not any(m[src + 1:7])):
+                        if depth == 0 and dice is first:
+                            seen_first.add(src)
                         m[src] -= 1
                         m[0] += 1
                         steps.append((src, 0, die, False))
                         if last:
                             full_leaf()
                         else:
-                            search(dice, nxt, src if dice[0] == dice[1] else 24, pips + die)
+                            search(dice, nxt, src if dice[0] == dice[1] else 24, pips + die, cands)
                         steps.pop()
                         m[0] -= 1
                         m[src] += 1
                         moved = True
-                src -= 1
         if not moved:
             record(depth, pips)
 
     n_dice = 4 if d1 == d2 else 2
+    # Non-doubles: the second order (d2 then d1) skips a d1 step from a point whose
+    # d1 step was already legal at the start (the first order played those two steps
+    # the other way round, to the same result).  Not with checkers on the bar.
+    seen_first: set = set()
+    first = (d1, d2)
+    second = (d2, d1) if not m[25] else None
+    occupied = [p for p in range(24, 0, -1) if m[p]]  # sources to look at; grows as checkers land
     if d1 == d2:
-        search((d1,) * 4, 0, 24, 0)
+        search((d1,) * 4, 0, 24, 0, occupied)
     else:
-        search((d1, d2), 0, 24, 0)
-        search((d2, d1), 0, 24, 0)
+        search(first, 0, 24, 0, occupied)
+        search(second or (d2, d1), 0, 24, 0, occupied)
     if best[0] == 0:
         return {}
     return results
