@@ -262,3 +262,25 @@ def test_keyboard_play(fast, wait_ready, page_log):
     page.keyboard.press("Space")  # put it down again
     assert legal_points(page) == set()
     assert page_log.problems() == []
+
+
+def test_ai_moves_animate_unless_reduced_motion(page, wait_ready, page_log):
+    """The computer (moving first with seed 3) glides its checkers; with reduced
+    motion it just moves them."""
+    watch = """() => { window.__moving = 0;
+        new MutationObserver(() => { if (document.querySelector('[data-testid=board] .moving')) window.__moving++; })
+          .observe(document.getElementById('board'), {childList: true, subtree: true}); }"""
+    page.goto("index.html?mode=ai&level=1&color=white&seed=3")
+    wait_ready(page)
+    page.wait_for_selector(f"{BOARD} .moving", state="attached", timeout=60_000)
+    assert wait_settled(page) == "roll"
+    assert "The computer played" in page.get_by_role("status").text_content()
+
+    page.emulate_media(reduced_motion="reduce")
+    page.evaluate("() => localStorage.clear()")
+    page.reload()
+    wait_ready(page)
+    page.evaluate(watch)
+    assert wait_settled(page) == "roll"
+    assert page.evaluate("() => window.__moving") == 0
+    assert page_log.problems() == []
