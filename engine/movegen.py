@@ -212,13 +212,13 @@ def result_positions(pos: Position, d1: int, d2: int) -> list[Position]:
     check_dice(d1, d2)
     new = tuple.__new__
     turn = pos.turn
-    opp0 = pos.opponent
+    opponents = {b"": pos.opponent}  # the opponent's side after each set of hits
     out = []
     for mk, hits in _search_roll(pos, d1, d2):
-        if hits:
-            out.append(_result_position(pos, mk, hits))
-        else:
-            out.append(new(Position, (tuple(mk[1:26]), opp0, turn)))
+        opp = opponents.get(hits)
+        if opp is None:
+            opp = opponents[hits] = _result_position(pos, mk, hits).opponent
+        out.append(new(Position, (tuple(mk[1:26]), opp, turn)))
     return out
 
 
