@@ -84,6 +84,11 @@ def load_store(text) -> dict:
     return data
 
 
+def _missing(obj) -> bool:
+    """JS null/undefined arrive as None or as a JsNull object, depending on the Pyodide version."""
+    return obj is None or type(obj).__name__ in ("JsNull", "JsUndefined")
+
+
 def _el(tag, text=None, **attrs):
     el = document.createElement(tag)
     if text is not None:
@@ -266,10 +271,12 @@ class FriendUI:
             self._later(self._answer_from_tab(m.get("code"), m.get("id")))
 
     async def _answer_from_tab(self, code, req_id):
+        self._ack_id = req_id
         ok, text, mine = await self.accept_answer(code)
         if mine and self.bc is not None:
             self.bc.postMessage(_js({"type": "answer-ack", "id": req_id, "ok": ok, "text": text}))
-            self._ack_id = req_id if ok else None
+            if ok and self.state == "connected":
+                self.bc.postMessage(_js({"type": "connected", "id": req_id}))
 
     # ------------------------------------------------------------ WebRTC
     def _close_pc(self):
@@ -371,10 +378,15 @@ class FriendUI:
         if self.state != "inviting" or str(self.pc.signalingState) != "have-local-offer":
             return False, "This invite has already been answered: make a new link to connect again.", True
         gen = self.gen
-        await self.pc.setRemoteDescription(_js({"type": "answer", "sdp": sdp.rebuild(sig)}))
-        self.state = "connecting"
-        self.render_panel()
+        self.state = "connecting"      # before awaiting: the channel may open before this coroutine resumes
         self._later(self._watch_connect(gen))
+        try:
+            await self.pc.setRemoteDescription(_js({"type": "answer", "sdp": sdp.rebuild(sig)}))
+        except Exception as err:
+            self.state = "inviting"
+            return False, f"Your browser refused that reply ({str(err)[:100]}): make a new link.", True
+        if self.state == "connecting":
+            self.render_panel()
         return True, "Connecting…", True
 
     async def _watch_connect(self, gen):
@@ -519,7 +531,7 @@ class FriendUI:
     # ------------------------------------------------------------ panel
     def _make_panel(self):
         panel = document.getElementById("friend-panel")
-        if panel is None:
+        if _missing(panel):
             panel = _el("section", id="friend-panel", class_="friend-panel card", aria_label="Friend game")
             area = document.querySelector(".board-area")
             area.insertBefore(panel, area.firstChild)
