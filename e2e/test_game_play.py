@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine import Position, from_absolute, to_absolute  # noqa: E402
+from engine import Position, to_absolute  # noqa: E402
 
 try:
     from engine import TurnBuilder

@@ -8,7 +8,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_game_play import BOARD, board_attrs, legal_points, play_turn_ui, point, wait_settled  # noqa: E402
+from test_game_play import BOARD, board_attrs, play_turn_ui, point, wait_settled  # noqa: E402
 
 from engine import Position, to_absolute  # noqa: E402
 

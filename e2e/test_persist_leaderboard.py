@@ -1,7 +1,8 @@
 """A win against the computer goes on the local leaderboard, once, and stays there.
 
 The game is played in the test process (same engine, same choices as the
-UI-driving helper) up to the start of the winning turn; that saved game is put
+UI-driving helper, a deliberately poor computer side) up to the start of the
+winning turn; that saved game is put
 in the browser's storage, the page resumes it, and the last turn is played
 through the UI.
 """
@@ -18,7 +19,6 @@ sys.path[:0] = [str(ROOT), str(ROOT / "site"), str(Path(__file__).resolve().pare
 from test_game_play import board_attrs, play_turn_ui, wait_settled  # noqa: E402
 
 from engine import to_absolute  # noqa: E402
-from webui import autoplay  # noqa: E402
 from webui.controller import Controller, Settings  # noqa: E402
 
 try:
@@ -58,8 +58,8 @@ def saved_game_before_a_win() -> dict:
             else:
                 if c.ai_needs_roll():
                     c.ai_roll()
-                pos = c.game.position
-                c.ai_play(autoplay.choose(pos.id, pos.turn, *c.game.dice, level=1, seed=seed))
+                plays = c.game.position.legal_plays(*c.game.dice)
+                c.ai_play(plays[-1].notation if plays else "")  # a poor computer side: the human wins soon
         if c.phase == "over" and c.game.winner == "white":
             snapshot["settings"]["seed"] = None  # a real (unseeded) game: it counts
             return snapshot

@@ -9,7 +9,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_game_play import legal_points  # noqa: E402
 
-from engine import Position, from_absolute, to_absolute  # noqa: E402
+from engine import Position, to_absolute  # noqa: E402
 
 try:
     from engine import TurnBuilder

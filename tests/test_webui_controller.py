@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "site"))
 
-from engine import Position, from_absolute, to_absolute  # noqa: E402
+from engine import from_absolute, to_absolute  # noqa: E402
 from webui import autoplay, storage  # noqa: E402
 from webui.controller import Controller, Settings, fraction_text  # noqa: E402
 from webui.render import render_board  # noqa: E402
@@ -45,7 +45,13 @@ def play_human_turn(c: Controller, check: bool = True) -> None:
     assert c.done()
 
 
-def play_to_end(c: Controller, limit: int = 400) -> None:
+def weak_ai(pos, d1, d2) -> str:
+    """A deliberately poor computer side (the last legal play) for tests that need the human to win."""
+    plays = pos.legal_plays(d1, d2)
+    return plays[-1].notation if plays else ""
+
+
+def play_to_end(c: Controller, limit: int = 400, ai=None) -> None:
     for _ in range(limit):
         if c.phase == "over":
             return
@@ -57,7 +63,10 @@ def play_to_end(c: Controller, limit: int = 400) -> None:
             if c.ai_needs_roll():
                 c.ai_roll()
             pos = c.game.position
-            c.ai_play(autoplay.choose(pos.id, pos.turn, *c.game.dice, level=1, seed=1))
+            if ai is not None:
+                c.ai_play(ai(pos, *c.game.dice))
+            else:
+                c.ai_play(autoplay.choose(pos.id, pos.turn, *c.game.dice, level=1, seed=1))
     raise AssertionError("game did not finish")
 
 
@@ -180,7 +189,7 @@ def finished_game(settings: Settings) -> Controller:
     for seed in range(1, 60):
         c = Controller()
         c.new_game(Settings(settings.mode, settings.level, settings.color, seed))
-        play_to_end(c)
+        play_to_end(c, ai=weak_ai)
         if c.result()["winner"] == settings.color:
             c.settings = settings  # as if unseeded
             return c

@@ -14,9 +14,8 @@ import js
 from pyodide.ffi import create_proxy
 from pyscript import document, window, workers
 
-from engine import Position
 from webui import autoplay, render, storage
-from webui.controller import Controller, Settings, dice_text, fraction_text
+from webui.controller import Controller, Settings, dice_text
 from webui.render import View, render_board
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -24,7 +23,6 @@ WORKER_CONFIG = {
     "interpreter": "./vendor/pyodide-314.0.7/pyodide.mjs",
     "files": {"./py/packages.zip": "./*", "./py/webui.zip": "./*"},
 }
-KEYS_ROWS = None  # built per orientation
 
 
 def _point_value(raw):
@@ -139,7 +137,8 @@ class App:
         if self.problems:
             self.show_notice(" ".join(self.problems))
         document.body.dataset.ready = "true"
-        self.start_worker()
+        if self.friend is None:  # friend games need no AI: keep the CPU for the page
+            self.start_worker()
         self.kick_ai()
 
     def start_worker(self):

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Optional
 
-from engine import BLACK, WHITE, Position, from_absolute, other, to_absolute
+from engine import BLACK, WHITE, Position, from_absolute, to_absolute
 
 try:
     from engine import Dice, Game, TurnBuilder
@@ -143,7 +143,6 @@ class Controller:
         self.dice_draws += 1
         self.opening = (w, b)
         starter = self.game.turn
-        mode = self.settings.mode
         who = self._who(starter)
         self.say(f"New game. Opening roll: White {w}, Black {b}: {who} {'go' if who == 'You' else 'goes'} first.")
         self._begin_turn()
@@ -337,7 +336,6 @@ class Controller:
     def ai_play(self, notation: str) -> list:
         """Apply the AI's chosen play; returns animation frames."""
         game = self.game
-        color = game.turn
         d1, d2 = game.dice
         pos = game.position
         plays = pos.legal_plays(d1, d2)
