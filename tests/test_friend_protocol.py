@@ -23,7 +23,7 @@ GOOD = {
     "resign": {"game": 2, "kind": "gammon"},
     "rematch": {"game": 2},
     "chat": {"text": "gl hf"},
-    "error": {"reason": "Refused a play"},
+    "error": {"reason": "Refused a play", "fatal": False},
 }
 
 

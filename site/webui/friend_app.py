@@ -319,6 +319,7 @@ class FriendUI:
         """Host side (or whoever makes the new link to reconnect): offer + invite link."""
         if self.moved:
             return
+        self.link = ""
         pc, gen = self._new_pc()
         dc = pc.createDataChannel("backgammon", _js({"ordered": True}))
         self._wire(dc, gen)
@@ -444,14 +445,14 @@ class FriendUI:
             ctl.receive(text if text is not None else b"")
         except ProtocolError as err:
             self.show_problem(str(err))
-            if ctl.session.stopped:
-                self.state = "stopped"
-                ctl.sync()
         except Exception as err:  # a bug must not take the page down
             js.console.error(f"friend message: {err!r}")
             self.show_problem(f"A message from your friend's game could not be handled ({err.__class__.__name__}).")
         while ctl.alerts:
             self.show_problem(ctl.alerts.pop(0))
+        if ctl.session.stopped and self.state != "stopped":
+            self.state = "stopped"
+            ctl.sync()
         self.render_panel()
         self.app.update()
         self.save()
@@ -469,6 +470,7 @@ class FriendUI:
             self.render_panel()
             return
         self.state = "lost"
+        self.link = ""
         self.ctl.sync()
         if was == "connected":
             self.ctl.say(f"Connection to {self.ctl.peer_name} lost: reconnecting…")
@@ -590,6 +592,8 @@ class FriendUI:
             box.appendChild(_el("span", "Or give them this code to paste: "))
             box.appendChild(_el("code", self.code, data_testid="reply-short-code"))
             p.appendChild(box)
+        elif st == "lost":
+            p.appendChild(_el("p", "Connection lost — reconnecting: making a new link…", class_="friend-lost", role="alert"))
         elif st == "connecting":
             p.appendChild(_el("p", "Connecting to your friend…", role="status"))
         elif st == "connected":

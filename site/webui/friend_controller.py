@@ -204,9 +204,11 @@ class FriendController(Controller):
                 self.sync()
             elif k == "rematch-offered":
                 self.say(e.text)
-            elif k == "peer-error":
+            elif k in ("peer-error", "stopped"):
                 self.say(e.text)
                 self.alerts.append(e.text)
+                if k == "stopped":
+                    self.sync()
             elif k == "chat":
                 self.say(f"{e.data.get('from', 'Your friend')} says: {e.text}")
         if self.phase not in ("move",):

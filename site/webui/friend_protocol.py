@@ -88,6 +88,12 @@ def _text(limit, *, empty=True):
     return check
 
 
+def _bool(name, value):
+    if not isinstance(value, bool):
+        raise ProtocolError(f"its {name} is not true or false")
+    return value
+
+
 def _dice(name, value):
     if (not isinstance(value, list) or len(value) != 2
             or any(isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6 for d in value)):
@@ -110,7 +116,7 @@ FIELDS = {
     "resign": {"game": GAME, "kind": _choice(KINDS)},
     "rematch": {"game": GAME},
     "chat": {"text": _text(MAX_CHAT, empty=False)},
-    "error": {"reason": _text(MAX_REASON)},
+    "error": {"reason": _text(MAX_REASON), "fatal": _bool},
 }
 COMMON = ("v", "t", "seq")
 

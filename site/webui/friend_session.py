@@ -164,19 +164,19 @@ class FriendSession:
             return getattr(self, "_on_" + t)(msg)
         except fair_dice.CommitmentMismatch as err:
             self.stopped = str(err)
-            self._send_error(str(err))
+            self._send_error(str(err), fatal=True)
             raise GameStopped(str(err)) from None
         except GameStopped as err:
             self.stopped = str(err)
-            self._send_error(str(err))
+            self._send_error(str(err), fatal=True)
             raise
         except ProtocolError as err:
             self._send_error(str(err))
             raise
 
-    def _send_error(self, reason: str) -> None:
+    def _send_error(self, reason: str, fatal: bool = False) -> None:
         try:
-            self._send("error", reason=reason[:200])
+            self._send("error", reason=reason[:200], fatal=fatal)
         except ProtocolError:
             pass
 
@@ -383,6 +383,10 @@ class FriendSession:
         return [Event("chat", msg["text"], {"from": self.peer_name or "Your friend"})]
 
     def _on_error(self, msg) -> list:
+        if msg["fatal"]:
+            if not self.stopped:
+                self.stopped = f"your friend's game stopped it: {msg['reason']}"
+            return [Event("stopped", f"Your friend's game stopped this game: {msg['reason']}")]
         return [Event("peer-error", f"Your friend's game refused a message from this page: {msg['reason']}")]
 
     # ------------------------------------------------------------ local actions

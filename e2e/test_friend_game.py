@@ -1,0 +1,330 @@
+"""Friend games end to end: two browser contexts (two players' browsers) connect
+through the invite and reply links exactly as players would, over a real WebRTC
+data channel on loopback (no ICE servers: ``ice=none``), and play.
+
+- a complete game through the UI (Roll and Done buttons; the test hook
+  ``bgFriendTest.choose()`` only picks the moves, made through the same
+  controller calls as clicks); both boards agree after every roll and play;
+- names are text, never HTML; each side sees its own home bottom-right;
+- tampering from one page (forged illegal play, forged dice, malformed JSON,
+  oversized message, a chat with markup, a reveal not matching its
+  commitment): refused, reported on both sides, the game goes on or stops;
+- reconnecting: one side's tab is closed mid-game, fresh links, same position,
+  the game is finished; a reload of a tab restores the game.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine import Position  # noqa: E402
+
+BOARD = '[data-testid="board"]'
+EVIL = '<img src=x onerror="window.pwned=1">'
+EVIL_NAME = "<i>Bob</i><img src=x>"   # 21 characters: fits a name
+CONNECT_MS = 60_000
+
+
+# ------------------------------------------------------------------ helpers
+class Log:
+    def __init__(self):
+        self.errors: list[str] = []
+
+    def watch(self, context, who):
+        def on_page(page):
+            page.on("pageerror", lambda err: self.errors.append(f"{who} uncaught: {err}"))
+            page.on("console", lambda m: self.errors.append(f"{who}: {m.text}")
+                    if m.type == "error" and "SharedArrayBuffer" not in m.text else None)
+        context.on("page", on_page)
+
+
+@pytest.fixture
+def players(browser, base_url, browser_context_args):
+    """Two browsers: the host's and the friend's (separate storage, like two devices)."""
+    log = Log()
+    made = []
+
+    def make(who: str, name: str):
+        ctx = browser.new_context(**{**browser_context_args, "base_url": base_url,
+                                     "reduced_motion": "reduce"})
+        ctx.add_init_script(
+            "try { if (!localStorage.getItem('bg.settings')) localStorage.setItem('bg.settings', "
+            + json.dumps(json.dumps({"name": name})) + ") } catch (e) {}"
+        )
+        log.watch(ctx, who)
+        made.append(ctx)
+        return ctx
+
+    yield make, log
+    for ctx in made:
+        ctx.close()
+
+
+def attrs(page) -> dict:
+    return page.evaluate(
+        f"""() => {{ const b = document.querySelector('{BOARD}');
+                    const p = document.getElementById('friend-panel');
+                    return Object.assign({{}}, b ? b.dataset : {{}}, {{panel: p ? p.dataset.state : null}}); }}"""
+    )
+
+
+def hook_state(page) -> dict:
+    return json.loads(page.evaluate("bgFriendTest.state()"))
+
+
+def wait_panel(page, state: str, timeout=CONNECT_MS):
+    page.wait_for_selector(f'#friend-panel[data-state="{state}"]', state="attached", timeout=timeout)
+
+
+def wait_reconnecting(page, timeout=CONNECT_MS):
+    page.wait_for_function(
+        "document.getElementById('friend-panel').textContent.toLowerCase().includes('reconnecting')", timeout=timeout)
+
+
+def connect(host, guest_ctx, host_ctx, *, guest_page=None):
+    """The host's invite link -> the friend's page -> the reply link opened in the
+    host's browser -> connected. Returns the friend's page."""
+    host.wait_for_selector('[data-testid="invite-link"]', timeout=CONNECT_MS)
+    invite = host.get_attribute('[data-testid="invite-link"]', "href")
+    assert "#join=" in invite and "mode=friend" in invite
+    guest = guest_page or guest_ctx.new_page()
+    guest.goto(invite)
+    guest.wait_for_selector('[data-testid="reply-link"]', timeout=CONNECT_MS)
+    reply = guest.get_attribute('[data-testid="reply-link"]', "href")
+    assert "reply.html#r=" in reply
+    assert guest.locator("text=Send this reply to your friend now").count() == 1
+    tab = host_ctx.new_page()
+    tab.goto(reply)
+    tab.wait_for_function("document.getElementById('reply-status').dataset.state === 'connected'", timeout=CONNECT_MS)
+    assert "Connected" in tab.inner_text("#reply-status")
+    tab.close()
+    wait_panel(host, "connected")
+    wait_panel(guest, "connected")
+    return guest
+
+
+def settled(page) -> bool:
+    a = attrs(page)
+    return a.get("phase") in ("roll", "move", "remote", "over", "stopped")
+
+
+def wait_agree(host, guest, timeout=30.0) -> dict:
+    """Both boards show the same position, turn and dice, and neither is mid-exchange."""
+    t0 = time.monotonic()
+    while True:
+        a, b = attrs(host), attrs(guest)
+        same = all(a.get(k) == b.get(k) for k in ("positionId", "turn", "dice"))
+        calm = a.get("phase") not in ("rolling", "opening") and b.get("phase") not in ("rolling", "opening")
+        mover_ready = True
+        if same and calm:
+            pages = {"white": (host, a), "black": (guest, b)}
+            p, pa = pages[a["turn"]]
+            other = b if p is host else a
+            mover_ready = pa["phase"] in ("roll", "move", "over", "stopped") and other["phase"] in ("remote", "over", "stopped")
+        if same and calm and mover_ready:
+            return a
+        if time.monotonic() - t0 > timeout:
+            raise AssertionError(f"boards disagree or stuck:\nhost {a}\nguest {b}")
+        time.sleep(0.05)
+
+
+def take_turn(host, guest) -> str:
+    """The player on turn rolls (UI button) and plays (hook picks, Done button)."""
+    a = wait_agree(host, guest)
+    if a["phase"] == "over" or a.get("panel") == "stopped":
+        return "over"
+    p = host if a["turn"] == "white" else guest
+    pa = attrs(p)
+    if pa["phase"] == "roll":
+        p.click("#roll")
+        wait_agree(host, guest)
+        pa = attrs(p)
+    if pa["phase"] == "move":
+        # the board offers exactly the engine's legal sources/destinations: spot-check one pick
+        p.evaluate("bgFriendTest.choose()")
+        assert p.is_enabled("#done")
+        p.click("#done")
+    return "played"
+
+
+def play_to_end(host, guest, max_turns=400, *, stop_after=None) -> int:
+    n = 0
+    while n < max_turns:
+        if take_turn(host, guest) == "over":
+            return n
+        n += 1
+        a, b = wait_agree(host, guest), attrs(guest)
+        assert a["positionId"] == b["positionId"], (a, b)
+        if stop_after is not None and n >= stop_after:
+            return n
+    raise AssertionError("the game did not end")
+
+
+def start_pair(players, wait_ready, host_name="Ann", guest_name="Bob"):
+    make, log = players
+    hctx, gctx = make("host", host_name), make("guest", guest_name)
+    host = hctx.new_page()
+    host.goto("index.html?mode=friend&ice=none")
+    wait_ready(host)
+    guest = connect(host, gctx, hctx)
+    wait_ready(guest)
+    return host, guest, hctx, gctx, log
+
+
+# ------------------------------------------------------------------ tests
+def test_complete_friend_game_through_the_links(players, wait_ready, shoot):
+    host, guest, hctx, gctx, log = start_pair(players, wait_ready, "Ann", EVIL_NAME)
+    # colours, orientation (own home bottom-right), names as text
+    ha, ga = attrs(host), attrs(guest)
+    assert ha["me"] == "white" and ga["me"] == "black"
+    assert ha["bottom"] == "white" and ga["bottom"] == "black"   # own home bottom-right
+    assert host.locator('[data-testid="friend-name"]').inner_text().startswith(EVIL_NAME)
+    assert host.evaluate("document.querySelectorAll('#friend-panel img, #friend-panel i').length") == 0
+    assert guest.locator('[data-testid="friend-name"]').inner_text().startswith("Ann")
+    assert host.evaluate("window.pwned") is None
+    # the opening roll came from the fair exchange and both agree on it
+    a = wait_agree(host, guest)
+    assert a["dice"] and hook_state(host)["dice"] == hook_state(guest)["dice"]
+    shoot(host, "friend-host-start")
+    shoot(guest, "friend-guest-start")
+    turns = play_to_end(host, guest)
+    assert turns > 10
+    for p in (host, guest):
+        p.wait_for_selector('[data-testid="result"]:not([hidden])', timeout=10_000)
+    rh = host.evaluate("Object.assign({}, document.querySelector('[data-testid=result]').dataset)")
+    rg = guest.evaluate("Object.assign({}, document.querySelector('[data-testid=result]').dataset)")
+    assert rh == rg and rh["winner"] in ("white", "black") and rh["kind"] in ("single", "gammon", "backgammon")
+    winner_page = host if rh["winner"] == "white" else guest
+    assert "You win" in winner_page.inner_text("#result-text")
+    assert "no leaderboard points" in host.inner_text("#result-text")
+    # no leaderboard points for friend games
+    for p in (host, guest):
+        assert "No wins yet" in p.inner_text("#leaderboard")
+    shoot(host, "friend-host-over")
+    assert host.evaluate("window.pwned") is None and guest.evaluate("window.pwned") is None
+    assert not log.errors, log.errors
+
+
+def _forge(page, msg: dict, numbered=True) -> None:
+    seq = hook_state(page)["next_seq"]
+    page.evaluate("([t, n]) => bgFriendTest.sendRaw(t, n)", [json.dumps({"v": 1, "seq": seq, **msg}), numbered])
+
+
+def _notice(page) -> str:
+    return page.inner_text("#notice") if page.is_visible("#notice") else ""
+
+
+def test_tampering_is_refused_and_reported(players, wait_ready, shoot):
+    host, guest, hctx, gctx, log = start_pair(players, wait_ready)
+    # play until the friend (black) is to move with the dice on the table
+    for _ in range(60):
+        a = wait_agree(host, guest)
+        if a["turn"] == "black" and attrs(guest)["phase"] == "move":
+            break
+        if a["turn"] == "black" and attrs(guest)["phase"] == "roll":
+            guest.click("#roll")
+            continue
+        take_turn(host, guest)
+    else:
+        pytest.skip("black never had a move to make")
+    before = attrs(host)
+    st = hook_state(host)
+    d1, d2 = st["dice"]
+    pos = Position.from_id(before["positionId"], turn="black")
+    turn = st["turns"]
+
+    # 1. a forged illegal play
+    _forge(guest, {"t": "play", "game": 1, "turn": turn, "dice": [d1, d2], "move": "24/1", "pos": pos.swap().id})
+    host.wait_for_function("document.getElementById('notice').textContent.includes('not legal')", timeout=10_000)
+    assert attrs(host)["positionId"] == before["positionId"]
+    guest.wait_for_function("document.getElementById('notice').textContent.includes('refused a message')", timeout=10_000)
+
+    # 2. a forged dice value (a legal play for dice that were not rolled)
+    fake = (6, 6) if sorted((d1, d2)) != [6, 6] else (5, 5)
+    plays = pos.legal_plays(*fake)
+    if plays:
+        _forge(guest, {"t": "play", "game": 1, "turn": turn, "dice": list(fake), "move": plays[0].notation,
+                       "pos": plays[0].next.id})
+        host.wait_for_function("document.getElementById('notice').textContent.includes('fair roll was')", timeout=10_000)
+        assert attrs(host)["positionId"] == before["positionId"]
+
+    # 3. malformed JSON, 4. an oversized message, 5. markup in a chat line
+    guest.evaluate("bgFriendTest.sendRaw('{\"v\": 1, \"t\": \"play\", oops', false)")
+    host.wait_for_function("document.getElementById('notice').textContent.includes('not valid JSON')", timeout=10_000)
+    guest.evaluate("([t]) => bgFriendTest.sendRaw(t, false)", [json.dumps({"v": 1, "t": "chat", "seq": 1, "text": "x" * 5000})])
+    host.wait_for_function("document.getElementById('notice').textContent.includes('2048')", timeout=10_000)
+    _forge(guest, {"t": "chat", "text": EVIL})
+    host.wait_for_function(f"document.getElementById('status').textContent.includes({json.dumps(EVIL)})", timeout=10_000)
+    assert host.evaluate("document.querySelectorAll('img').length") == 0
+    assert host.evaluate("window.pwned") is None
+    assert attrs(host)["positionId"] == before["positionId"] and hook_state(host)["stopped"] is None
+    shoot(host, "friend-tamper-refused")
+
+    # the game goes on: the friend's real play is accepted
+    guest.evaluate("bgFriendTest.choose()")
+    guest.click("#done")
+    a = wait_agree(host, guest)
+    assert a["turn"] == "white"
+
+    # 6. a dice secret that does not match its commitment stops the game
+    for _ in range(60):
+        a = wait_agree(host, guest)
+        if a["turn"] == "black" and attrs(guest)["phase"] == "roll":
+            break
+        take_turn(host, guest)
+    st = hook_state(guest)
+    roll = st["turns"]
+    secret, other = "11" * 32, "22" * 32
+    import hashlib
+
+    commit = hashlib.sha256(bytes.fromhex(secret)).hexdigest()
+    _forge(guest, {"t": "commit", "game": 1, "roll": roll, "hash": commit})
+    host.wait_for_function("JSON.parse(bgFriendTest.state()).phase === 'remote'", timeout=10_000)
+    time.sleep(0.5)  # the host answers with its commitment and secret
+    _forge(guest, {"t": "reveal", "game": 1, "roll": roll, "secret": other})
+    wait_panel(host, "stopped", 10_000)
+    assert "does not match" in host.inner_text("#friend-panel")
+    guest.wait_for_function("document.getElementById('notice').textContent.includes('does not match')", timeout=10_000)
+    assert attrs(host)["positionId"] == a["positionId"] and attrs(host)["dice"] == ""
+    shoot(host, "friend-tamper-stopped")
+    assert host.evaluate("window.pwned") is None
+
+
+def test_reconnect_with_fresh_links_and_reload(players, wait_ready, shoot):
+    host, guest, hctx, gctx, log = start_pair(players, wait_ready)
+    play_to_end(host, guest, stop_after=8)
+    before = wait_agree(host, guest)
+    turns = hook_state(host)["turns"]
+
+    # the friend's tab is closed mid-game: the host sees "reconnecting" and a fresh invite
+    guest.close()
+    wait_reconnecting(host)
+    host.wait_for_selector('[data-testid="invite-link"]', timeout=CONNECT_MS)
+    # the friend opens the fresh link in a new tab: the saved game is picked up
+    guest = connect(host, gctx, hctx)
+    after = wait_agree(host, guest)
+    assert (after["positionId"], after["turn"]) == (before["positionId"], before["turn"])
+    assert hook_state(guest)["turns"] == turns and hook_state(guest)["me"] == "black"
+    play_to_end(host, guest, stop_after=4)
+
+    # the host reloads its tab: the game is restored from storage, and a new pair of links reconnects
+    mid = wait_agree(host, guest)
+    host.reload()
+    wait_ready(host)
+    assert attrs(host)["positionId"] == mid["positionId"]
+    wait_reconnecting(guest)
+    guest = connect(host, gctx, hctx, guest_page=guest)
+    again = wait_agree(host, guest)
+    assert again["positionId"] == mid["positionId"]
+    shoot(host, "friend-reconnected")
+    play_to_end(host, guest)
+    for p in (host, guest):
+        p.wait_for_selector('[data-testid="result"]:not([hidden])', timeout=10_000)
