@@ -20,8 +20,6 @@ import json
 import os
 import statistics
 
-import pytest
-
 RUNS = int(os.environ.get("BG_TIMING_RUNS", "3"))
 GAME = "index.html"
 BARE = "bare.html"
@@ -129,13 +127,3 @@ def test_timing_warm(context, page, page_log, wait_ready, wait_service_worker, s
         assert board_ms <= BOARD_GOAL_MS, f"board visible after {board_ms:.0f} ms"
         assert ratio <= RATIO_GOAL, f"playable after {ratio:.2f}x the bare page's ready time"
 
-
-@pytest.mark.parametrize("url", [GAME, BARE])
-def test_page_loads_under_csp_from_this_origin_only(page, page_log, wait_ready, url):
-    """Every page boots Python under netlify.toml's Content-Security-Policy,
-    fetching nothing from another origin (no CDN)."""
-    response = page.goto(url)
-    assert response.ok
-    assert "wasm-unsafe-eval" in response.headers.get("content-security-policy", "")
-    wait_ready(page)
-    assert page_log.problems() == []
