@@ -151,8 +151,11 @@ def test_offline_reload_still_plays_the_ai(context, page, page_log, wait_ready, 
     )
     assert wasm_type == "application/wasm"
 
-    for url in ("rules.html", "index.html?mode=local&seed=3", "bare.html"):
-        if (site_dir / url.split("?")[0]).is_file():
+    # Other pages and URLs, all from the cache: "./" and "rules" (Netlify's
+    # pretty URL) are stored as index.html and rules.html.
+    for url, file in (("./", "index.html"), ("index.html?mode=local&seed=3", "index.html"),
+                      ("rules.html", "rules.html"), ("rules", "rules.html"), ("bare.html", "bare.html")):
+        if (site_dir / file).is_file():
             assert page.goto(url).ok, url
             wait_ready(page)
     assert page_log.external == [] and page_log.csp == []
