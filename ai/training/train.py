@@ -27,6 +27,7 @@ from ai.training import export, gen
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data")
 WEIGHTS = os.path.join(os.path.dirname(HERE), "weights")
+TAG = [""]
 
 
 def encode_boards(boards: np.ndarray, label: str) -> np.ndarray:
@@ -98,7 +99,7 @@ def train_net(name: str, x: np.ndarray, y: np.ndarray, n_hidden: int, epochs: in
     net = Net(n_hidden)
     opt = torch.optim.Adam(net.parameters(), lr=1e-3)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=epochs, eta_min=2e-5)
-    ckpt = os.path.join(DATA, f"ckpt_{name}_{seed}.pt")
+    ckpt = os.path.join(DATA, f"ckpt_{name}_{seed}{TAG[0]}.pt")
     start = 0
     if os.path.exists(ckpt):
         st = torch.load(ckpt)
@@ -155,8 +156,11 @@ def main(argv=None) -> None:
     ap.add_argument("--race-epochs", type=int, default=80)
     ap.add_argument("--hidden", type=int, default=128)
     ap.add_argument("--race-hidden", type=int, default=64)
+    ap.add_argument("--gen-only", action="store_true", help="only generate the data")
+    ap.add_argument("--tag", default="", help="suffix for checkpoint names (a fresh training run)")
     a = ap.parse_args(argv)
     torch.set_num_threads(1)
+    TAG[0] = a.tag
     os.makedirs(DATA, exist_ok=True)
     t_start = time.time()
 
@@ -173,6 +177,8 @@ def main(argv=None) -> None:
         gen.generate_testset(a.test, a.seed * 1000 + 999, test_path + ".tmp.npz")
         os.replace(test_path + ".tmp.npz", test_path)
 
+    if a.gen_only:
+        return
     boards = np.concatenate([np.load(f)["boards"] for f in files])
     labels = np.concatenate([np.load(f)["labels"] for f in files])
     print(f"{len(boards)} labelled positions ({time.time() - t_start:.0f}s so far)", flush=True)
