@@ -89,11 +89,13 @@ def wait_reconnecting(page, timeout=CONNECT_MS):
         "document.getElementById('friend-panel').textContent.toLowerCase().includes('reconnecting')", timeout=timeout)
 
 
-def connect(host, guest_ctx, host_ctx, *, guest_page=None):
+def connect(host, guest_ctx, host_ctx, *, guest_page=None, paste=False):
     """The host's invite link -> the friend's page -> the reply link opened in the
-    host's browser -> connected. Returns the friend's page."""
+    host's browser (or, ``paste``, the reply code pasted into the host's page)
+    -> connected. Returns the friend's page."""
     host.wait_for_selector('[data-testid="invite-link"]', timeout=CONNECT_MS)
     invite = host.get_attribute('[data-testid="invite-link"]', "href")
+    host.evaluate("(u) => { window.__firstInvite = window.__firstInvite || u; }", invite)
     assert "#join=" in invite and "mode=friend" in invite
     guest = guest_page or guest_ctx.new_page()
     guest.goto(invite)
@@ -101,11 +103,17 @@ def connect(host, guest_ctx, host_ctx, *, guest_page=None):
     reply = guest.get_attribute('[data-testid="reply-link"]', "href")
     assert "reply.html#r=" in reply
     assert guest.locator("text=Send this reply to your friend now").count() == 1
-    tab = host_ctx.new_page()
-    tab.goto(reply)
-    tab.wait_for_function("document.getElementById('reply-status').dataset.state === 'connected'", timeout=CONNECT_MS)
-    assert "Connected" in tab.inner_text("#reply-status")
-    tab.close()
+    if paste:
+        code = guest.inner_text('[data-testid="reply-short-code"]')
+        assert reply.endswith(code)
+        host.fill('[data-testid="reply-code"]', code)
+        host.click('.friend-paste button[type="submit"]')
+    else:
+        tab = host_ctx.new_page()
+        tab.goto(reply)
+        tab.wait_for_function("document.getElementById('reply-status').dataset.state === 'connected'", timeout=CONNECT_MS)
+        assert "Connected" in tab.inner_text("#reply-status")
+        tab.close()
     wait_panel(host, "connected")
     wait_panel(guest, "connected")
     return guest
@@ -210,6 +218,13 @@ def test_complete_friend_game_through_the_links(players, wait_ready, shoot):
         assert "No wins yet" in p.inner_text("#leaderboard")
     shoot(host, "friend-host-over")
     assert host.evaluate("window.pwned") is None and guest.evaluate("window.pwned") is None
+    # a rematch needs both players; then a new fair opening roll
+    host.click("#rematch")
+    guest.wait_for_function("document.getElementById('status').textContent.includes('wants a rematch')", timeout=10_000)
+    guest.click("#rematch")
+    a = wait_agree(host, guest)
+    assert hook_state(host)["game_no"] == hook_state(guest)["game_no"] == 2
+    assert a["dice"] and not host.is_visible('[data-testid="result"]')
     assert not log.errors, log.errors
 
 
@@ -300,6 +315,7 @@ def test_tampering_is_refused_and_reported(players, wait_ready, shoot):
 
 def test_reconnect_with_fresh_links_and_reload(players, wait_ready, shoot):
     host, guest, hctx, gctx, log = start_pair(players, wait_ready)
+    first_invite = host.evaluate("window.__firstInvite")
     play_to_end(host, guest, stop_after=8)
     before = wait_agree(host, guest)
     turns = hook_state(host)["turns"]
@@ -321,7 +337,20 @@ def test_reconnect_with_fresh_links_and_reload(players, wait_ready, shoot):
     wait_ready(host)
     assert attrs(host)["positionId"] == mid["positionId"]
     wait_reconnecting(guest)
-    guest = connect(host, gctx, hctx, guest_page=guest)
+    host.wait_for_selector('[data-testid="invite-link"]', timeout=CONNECT_MS)
+    # a stale reply (to an invite made before the reload) is refused with an explanation
+    old = gctx.new_page()
+    old.goto(first_invite)
+    old.wait_for_selector('[data-testid="reply-link"]', timeout=CONNECT_MS)
+    stale_reply = old.get_attribute('[data-testid="reply-link"]', "href")
+    old.close()
+    tab = hctx.new_page()
+    tab.goto(stale_reply)
+    tab.wait_for_function("document.getElementById('reply-status').dataset.state === 'refused'", timeout=CONNECT_MS)
+    assert "older invite link" in tab.inner_text("#reply-status")
+    tab.close()
+    # the new pair of links, with the reply code pasted by hand this time
+    guest = connect(host, gctx, hctx, guest_page=guest, paste=True)
     again = wait_agree(host, guest)
     assert again["positionId"] == mid["positionId"]
     shoot(host, "friend-reconnected")

@@ -181,14 +181,18 @@ def test_a_reveal_that_does_not_match_its_commitment_stops_the_game():
     b._send("commit", game=1, roll=idx, hash=ex.commit)
     receiver, text = net.queue.pop(0)
     a.receive(text)       # Ann answers
-    net.queue.clear()      # Bob never sees the answer: he forges the reveal instead
+    b.channel.received += len(net.queue)   # Bob reads Ann's answer (commit + reveal) ...
+    net.queue.clear()                        # ... but forges his reveal instead of sending his own
     b.exchanges[idx].peer_commit = a.exchanges[idx].commit
     before_pos = a.game.position.id
     with pytest.raises(GameStopped, match="does not match the commitment"):
         a.receive(b.channel.encode("reveal", game=1, roll=idx, secret=("11" * 32)))
     assert a.stopped and a.game.dice is None and a.game.position.id == before_pos
-    # Bob is told, and Ann's page refuses anything further
-    assert any("does not match" in json.loads(t)["reason"] for _, t in net.queue)
+    # Bob is told (a fatal error: his page stops too), and Ann's page refuses anything further
+    assert any("does not match" in json.loads(t)["reason"] and json.loads(t)["fatal"] for _, t in net.queue)
+    net.run()
+    assert b.stopped and "does not match" in b.stopped
+    assert any(e.kind == "stopped" for e in net.events[id(b)])
     with pytest.raises(ProtocolError, match="stopped"):
         a.receive(b.channel.encode("commit", game=1, roll=idx, hash="ab" * 32))
 

@@ -507,9 +507,8 @@ class FriendUI:
         self.save()
 
     def show_problem(self, text: str):
-        self.problem = text
+        """A refused message or action: the page's notice (role=alert), not the connection panel."""
         self.app.show_notice(text)
-        self.render_panel()
 
     def copy(self, text: str, what: str):
         try:
@@ -564,7 +563,7 @@ class FriendUI:
             peer = _el("span", None, class_=f"friend-peer chip {s.peer}", data_testid="friend-name")
             peer.textContent = f"{s.peer_name or 'Your friend'}: {s.peer.capitalize()}"
             head.appendChild(peer)
-            dot = _el("span", {"connected": "connected", "connecting": "connecting…"}.get(st, "not connected"),
+            dot = _el("span", {"connected": "connected", "connecting": "connecting…", "stopped": "game stopped"}.get(st, "not connected"),
                       class_=f"friend-conn {'on' if st == 'connected' else 'off'}")
             head.appendChild(dot)
             if st == "connected" and not s.is_over and s.game.started:
@@ -604,7 +603,9 @@ class FriendUI:
             p.appendChild(self._button("New invite link", lambda: self._later(self.invite(reconnect=True)), primary=True))
             self.problem = ""
         elif st == "stopped":
-            p.appendChild(_el("p", f"This game is stopped: {s.stopped if s else ''}", class_="friend-error", role="alert"))
+            p.appendChild(_el("h2", "This game is stopped"))
+            p.appendChild(_el("p", (s.stopped if s else "") or "", class_="friend-error", role="alert"))
+            p.appendChild(_el("p", "Start a new game from the Game menu (choose “A friend” again for a new invite link)."))
         elif st == "bad-link":
             p.appendChild(_el("p", self.problem, class_="friend-error", role="alert"))
         elif st == "moved":
