@@ -357,3 +357,46 @@ def test_reconnect_with_fresh_links_and_reload(players, wait_ready, shoot):
     play_to_end(host, guest)
     for p in (host, guest):
         p.wait_for_selector('[data-testid="result"]:not([hidden])', timeout=10_000)
+
+
+def test_invite_from_the_form_and_a_connection_that_cannot_be_made(players, wait_ready):
+    """"A friend, on another device" in the New game form makes an invite (with the
+    default public STUN servers, unreachable here: gathering is capped); a reply
+    whose addresses cannot be reached ends in a clear explanation and a way on."""
+    sys.path.insert(0, str(ROOT / "site"))
+    from webui import sdp
+
+    make, log = players
+    ctx = make("host", "Ann")
+    host = ctx.new_page()
+    host.goto("index.html")
+    wait_ready(host)
+    host.select_option("#opt-mode", "friend")
+    host.click("#new-game")
+    host.wait_for_selector('[data-testid="invite-link"]', timeout=CONNECT_MS)
+    invite = host.get_attribute('[data-testid="invite-link"]', "href")
+    assert "mode=friend" in host.url and "room=" in host.url
+    offer = sdp.decode(invite.split("#join=", 1)[1])
+    assert offer.kind == "offer" and offer.role == "white"
+    host.wait_for_selector('[data-testid="invite-qr"] svg', timeout=10_000)
+    # a well-formed reply from addresses nobody answers at (TEST-NET-1)
+    reply = sdp.Signal("answer", "abcd", "p" * 24, bytes(32), "active",
+                       (sdp.Candidate("192.0.2.1", 9),), room=offer.room, nonce=offer.nonce,
+                       created=offer.created, role="black")
+    # a damaged code first: refused with a reason, nothing else happens
+    host.fill('[data-testid="reply-code"]', "not-a-code!")
+    host.click('.friend-paste button[type="submit"]')
+    host.wait_for_function("document.getElementById('friend-panel').textContent.includes('cannot be used')", timeout=10_000)
+    host.fill('[data-testid="reply-code"]', sdp.encode(reply))
+    host.click('.friend-paste button[type="submit"]')
+    wait_panel(host, "failed", 60_000)
+    text = host.inner_text("#friend-panel")
+    assert "Could not connect" in text and "same Wi-Fi" in text and "hotspot" in text
+    host.click("text=New invite link")
+    host.wait_for_selector('[data-testid="invite-link"]', timeout=CONNECT_MS)
+    assert host.get_attribute('[data-testid="invite-link"]', "href") != invite
+    # leaving for a game against the computer closes the friend game
+    host.select_option("#opt-mode", "ai")
+    host.click("#new-game")
+    host.wait_for_selector("#friend-panel", state="detached", timeout=10_000)
+    assert attrs(host).get("me") == "white" and "friend-game" not in host.get_attribute("body", "class")

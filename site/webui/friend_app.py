@@ -484,6 +484,10 @@ class FriendUI:
         self.moved = True
         document.body.classList.remove("friend-game")
         self.panel.remove()
+        try:
+            self.app.start_worker()  # the computer's worker was not needed until now
+        except Exception:
+            pass
 
     # ------------------------------------------------------------ actions
     def rematch(self):
