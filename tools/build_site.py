@@ -43,6 +43,7 @@ import os
 import re
 import shutil
 import sys
+import tempfile
 import time
 import zipfile
 from pathlib import Path
@@ -242,10 +243,11 @@ def write_manifest(out: Path) -> dict:
 
 def build(out: Path, *, prerender: bool = True) -> dict:
     out = out.resolve()
-    tmp = out.with_name(out.name + ".tmp")
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    tmp.mkdir(parents=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    # Build beside the target and swap it in at the end, so a server (or a
+    # concurrent build) never sees a half-built site for more than an instant.
+    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.building-"))
+    tmp.chmod(0o755)
     try:
         copy_site(tmp)
         dirs = vendor(tmp)
@@ -256,9 +258,13 @@ def build(out: Path, *, prerender: bool = True) -> dict:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    old = None
     if out.exists():
-        shutil.rmtree(out)
+        old = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.old-"))
+        out.rename(old / out.name)
     tmp.rename(out)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
     return {"dirs": dirs, "python_files": len(shipped), "prerendered": did_prerender, **manifest}
 
 

@@ -106,13 +106,21 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        # A browser that drops a connection (navigation, offline test) is normal.
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)
+
+
 def make_server(directory: Path, host: str = "127.0.0.1", port: int = 0, *, quiet: bool = True,
                 netlify_toml: Path = ROOT / "netlify.toml") -> http.server.ThreadingHTTPServer:
     """A threading server for ``directory`` (port 0: a free port, see ``server_port``)."""
     handler = type("SiteHandler", (Handler,), {"rules": load_header_rules(netlify_toml), "quiet": quiet})
-    server = http.server.ThreadingHTTPServer((host, port), functools.partial(handler, directory=str(directory)))
-    server.daemon_threads = True
-    return server
+    return _Server((host, port), functools.partial(handler, directory=str(directory)))
 
 
 def serve_in_thread(directory: Path, **kwargs):
