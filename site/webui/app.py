@@ -62,6 +62,7 @@ class App:
         self.settings_store = {}
         self.leaderboard = []
         self._proxies = []
+        self.recent = []             # the last messages shown in the status line
         self.friend = None           # a game against a friend: friend_app.FriendUI
 
     # ------------------------------------------------------------ storage
@@ -275,7 +276,10 @@ class App:
         document.getElementById("pos-id").textContent = view.position_id or position.id
         said = ctl.take_announcements()
         if said:
-            self.status.textContent = " ".join(said[-3:])
+            # keep the last few messages together, so a forfeit or an automatic
+            # play stays readable while the computer rolls and thinks
+            self.recent = (self.recent + said)[-2:]
+            self.status.textContent = " ".join(self.recent)
         self.render_history()
         self.render_result()
         document.body.classList.toggle("viewing", not live)
@@ -634,7 +638,7 @@ class App:
                     ctl.ai_roll()
                     self.update()
                     self.save()
-                self.status.textContent = f"The computer is thinking about {dice_text(ctl.game.dice)}…"
+                self.status.textContent = " ".join(self.recent[-2:] + [f"The computer is thinking about {dice_text(ctl.game.dice)}…"])
                 pos = ctl.game.position
                 d1, d2 = ctl.game.dice
                 s = ctl.settings
