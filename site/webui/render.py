@@ -212,7 +212,7 @@ def _defs(u: str) -> str:
 def _grain(x: float, y: float, w: float, h: float, seed: int) -> str:
     """A few faint wavy lines so the frame reads as wood."""
     out = []
-    n = max(2, int(h // 7))
+    n = max(2, int(h // 12))
     for i in range(n):
         yy = y + (i + 0.5) * h / n
         a = 1.5 + ((seed * 7 + i * 3) % 5) * 0.6
