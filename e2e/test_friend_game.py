@@ -52,9 +52,9 @@ def players(browser, base_url, browser_context_args):
     log = Log()
     made = []
 
-    def make(who: str, name: str):
+    def make(who: str, name: str, motion: str = "reduce"):
         ctx = browser.new_context(**{**browser_context_args, "base_url": base_url,
-                                     "reduced_motion": "reduce"})
+                                     "reduced_motion": motion})
         ctx.add_init_script(
             "try { if (!localStorage.getItem('bg.settings')) localStorage.setItem('bg.settings', "
             + json.dumps(json.dumps({"name": name})) + ") } catch (e) {}"
@@ -176,9 +176,9 @@ def play_to_end(host, guest, max_turns=400, *, stop_after=None) -> int:
     raise AssertionError("the game did not end")
 
 
-def start_pair(players, wait_ready, host_name="Ann", guest_name="Bob"):
+def start_pair(players, wait_ready, host_name="Ann", guest_name="Bob", host_motion="reduce"):
     make, log = players
-    hctx, gctx = make("host", host_name), make("guest", guest_name)
+    hctx, gctx = make("host", host_name, host_motion), make("guest", guest_name)
     host = hctx.new_page()
     host.goto("index.html?mode=friend&ice=none")
     wait_ready(host)
@@ -238,7 +238,8 @@ def _notice(page) -> str:
 
 
 def test_tampering_is_refused_and_reported(players, wait_ready, shoot):
-    host, guest, hctx, gctx, log = start_pair(players, wait_ready)
+    # the host's browser shows the friend's plays animated (no reduced motion)
+    host, guest, hctx, gctx, log = start_pair(players, wait_ready, host_motion="no-preference")
     # play until the friend (black) is to move with the dice on the table
     for _ in range(60):
         a = wait_agree(host, guest)
@@ -286,6 +287,7 @@ def test_tampering_is_refused_and_reported(players, wait_ready, shoot):
     # the game goes on: the friend's real play is accepted
     guest.evaluate("bgFriendTest.choose()")
     guest.click("#done")
+    host.wait_for_function("document.querySelector('[data-testid=board]').dataset.phase === 'animating'", timeout=10_000)
     a = wait_agree(host, guest)
     assert a["turn"] == "white"
 

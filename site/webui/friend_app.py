@@ -42,7 +42,9 @@ from pyscript import document, window
 from engine import other, to_absolute
 
 from . import qr, sdp
+from .controller import play_frames
 from .friend_controller import FriendController
+from .render import View, render_board
 from .friend_protocol import ProtocolError, clean_name
 from .friend_session import FriendSession
 
@@ -441,8 +443,11 @@ class FriendUI:
             return
         text = data if isinstance(data, str) else None
         ctl = self.ctl
+        game = ctl.game
+        before = (game.position, game.dice, len(game.history))
+        events = []
         try:
-            ctl.receive(text if text is not None else b"")
+            events = ctl.receive(text if text is not None else b"")
         except ProtocolError as err:
             self.show_problem(str(err))
         except Exception as err:  # a bug must not take the page down
@@ -454,8 +459,34 @@ class FriendUI:
             self.state = "stopped"
             ctl.sync()
         self.render_panel()
-        self.app.update()
         self.save()
+        played = [e for e in events if e.kind == "play" and e.data.get("notation")]
+        if played and ctl.game is game and not self.app.reduced and len(game.history) > before[2]:
+            try:
+                pos, dice = before[0], tuple(before[1])
+                frames = play_frames(pos, dice, pos.parse_play(game.history[before[2]].notation, *dice))
+                self._animation = self._later(self._animate(frames, pos, dice))
+                return
+            except Exception as err:
+                js.console.warn(f"could not animate the friend's play: {err!r}")
+        if not self.app.animating:
+            self.app.update()
+
+    async def _animate(self, frames, pos, dice):
+        """Show the friend's play step by step (the board is read-only meanwhile)."""
+        app, me = self.app, self.ctl.me
+        app.animating = True
+        try:
+            for f in frames:
+                v = View(bottom=me, dice=dice, dice_left=f.dice_left, me=me, moved=f.moved, turn=pos.turn,
+                         position_id=pos.id, extra={"phase": "animating"})
+                app.rendering = True
+                app.board.innerHTML = render_board(f.position, v)
+                app.rendering = False
+                await asyncio.sleep(0.42)
+        finally:
+            app.animating = False
+            app.update()
 
     def _on_close(self, gen):
         if gen != self.gen:
