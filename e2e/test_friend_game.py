@@ -279,6 +279,12 @@ def test_tampering_is_refused_and_reported(players, wait_ready, shoot):
     host.wait_for_function("document.getElementById('notice').textContent.includes('2048')", timeout=10_000)
     _forge(guest, {"t": "chat", "text": EVIL})
     host.wait_for_function(f"document.getElementById('status').textContent.includes({json.dumps(EVIL)})", timeout=10_000)
+    assert EVIL in host.inner_text('[data-testid="chat-log"]')
+    # the chat box sends plain text the other way
+    host.fill('[data-testid="chat-input"]', "nice try <b>Bob</b>")
+    host.press('[data-testid="chat-input"]', "Enter")
+    guest.wait_for_function("document.querySelector('[data-testid=chat-log]').textContent.includes('nice try <b>Bob</b>')", timeout=10_000)
+    assert guest.evaluate("document.querySelectorAll('#friend-panel b').length") >= 1  # only our own "Ann: " labels
     assert host.evaluate("document.querySelectorAll('img').length") == 0
     assert host.evaluate("window.pwned") is None
     assert attrs(host)["positionId"] == before["positionId"] and hook_state(host)["stopped"] is None

@@ -119,6 +119,7 @@ class FriendUI:
         self._proxies = []
         self._qr_for = None
         self._ack_id = None
+        self.chat_lines = []           # [(who, text)]: this connection's chat, plain text
         self.panel = self._make_panel()
         document.body.classList.add("friend-game")
         self.bc = None
@@ -453,6 +454,9 @@ class FriendUI:
         except Exception as err:  # a bug must not take the page down
             js.console.error(f"friend message: {err!r}")
             self.show_problem(f"A message from your friend's game could not be handled ({err.__class__.__name__}).")
+        for e in events:
+            if e.kind == "chat":
+                self.chat_lines.append((ctl.peer_name, e.text))
         while ctl.alerts:
             self.show_problem(ctl.alerts.pop(0))
         if ctl.session.stopped and self.state != "stopped":
@@ -633,6 +637,7 @@ class FriendUI:
         elif st == "connected":
             if s and s.is_over:
                 p.appendChild(_el("p", self.ctl.result_sentence(), class_="friend-over"))
+            self._chat_block()
         elif st == "failed":
             p.appendChild(_el("p", self.problem or f"Could not connect to your friend. {ADVICE}", class_="friend-error", role="alert"))
             p.appendChild(self._button("New invite link", lambda: self._later(self.invite(reconnect=True)), primary=True))
@@ -661,6 +666,39 @@ class FriendUI:
             tools.appendChild(self._button("Share…", lambda: self.share(text, link)))
         row.appendChild(tools)
         self.panel.appendChild(row)
+
+    def _chat_block(self):
+        log = _el("ol", None, class_="friend-chat", aria_label="Chat", data_testid="chat-log")
+        for who, text in self.chat_lines[-6:]:
+            li = _el("li")
+            li.appendChild(_el("b", f"{who}: "))
+            li.appendChild(document.createTextNode(text))
+            log.appendChild(li)
+        self.panel.appendChild(log)
+        form = _el("form", None, class_="friend-paste friend-say")
+        inp = _el("input", None, type="text", maxlength="200", data_testid="chat-input", autocomplete="off",
+                  aria_label="Message to your friend", placeholder="Say something to your friend")
+        form.appendChild(inp)
+        form.appendChild(_el("button", "Send", type="submit"))
+
+        def submit(e):
+            e.preventDefault()
+            text = " ".join(str(inp.value).split())[:200]
+            if not text:
+                return
+            try:
+                self.ctl.session.chat(text)
+            except ProtocolError as err:
+                self.show_problem(f"Could not send that message ({err}).")
+                return
+            self.chat_lines.append(("You", text))
+            self.render_panel()
+            box = document.querySelector('[data-testid="chat-input"]')
+            if not _missing(box):
+                box.focus()
+
+        form.addEventListener("submit", self._proxy(submit))
+        self.panel.appendChild(form)
 
     def _paste_block(self):
         form = _el("form", None, class_="friend-paste")
