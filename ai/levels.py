@@ -10,8 +10,8 @@ always plays the same way, whatever happened before.
 level   search                                             noise
 ======  =================================================  =========
 1       0-ply                                              0.09
-2       0-ply                                              0.055
-3       0-ply                                              0.03
+2       0-ply                                              0.06
+3       0-ply                                              0.035
 4       0-ply                                              0
 5       0-ply, then 1-ply on up to 5 plays within 0.10     0
 ======  =================================================  =========
@@ -36,8 +36,8 @@ class Level(NamedTuple):
 
 LEVELS = {
     1: Level(0, 0.09),
-    2: Level(0, 0.055),
-    3: Level(0, 0.03),
+    2: Level(0, 0.06),
+    3: Level(0, 0.035),
     4: Level(0, 0.0),
     5: Level(1, 0.0, 5, 0.10),
 }
