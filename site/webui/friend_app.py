@@ -55,6 +55,7 @@ CHANNEL = "bg-friend"
 DEFAULT_ICE = ["stun:stun.l.google.com:19302", "stun:stun.cloudflare.com:3478"]
 GATHER_CAP_S = 4.0
 CONNECT_TIMEOUT_S = 25.0
+ANSWER_HINT_S = 120.0
 STALE_S = 6 * 3600
 ADVICE = ("Try a new link; if it still fails, connect both devices to the same Wi-Fi, "
           "or put one of them on a phone's hotspot (some networks block direct connections).")
@@ -269,7 +270,9 @@ class FriendUI:
             self.moved = True
             self._close_pc()
             self.state = "moved"
+            self.ctl.sync()
             self.render_panel()
+            self.app.update()
         elif m.get("type") == "answer" and isinstance(m.get("code"), str):
             self._later(self._answer_from_tab(m.get("code"), m.get("id")))
 
@@ -365,6 +368,11 @@ class FriendUI:
         self.render_panel()
         self.app.update()
         self.save()
+        await asyncio.sleep(ANSWER_HINT_S)
+        if gen == self.gen and self.state == "answering":
+            self.note = ("Still waiting for your friend to open your reply link. If their page was closed or "
+                         "they made a newer link, ask them for a new invite link.")
+            self.render_panel()
 
     async def accept_answer(self, code) -> tuple:
         """Apply a reply code; (ok, text for the player, whether it was for this page)."""
