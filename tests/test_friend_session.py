@@ -376,3 +376,24 @@ def test_persistence_round_trip():
         FriendSession.from_dict({"v": 99})
     with pytest.raises(ValueError):
         FriendSession.from_dict({**d, "me": "green"})
+
+
+@pytest.mark.parametrize("cut", range(0, 7))
+def test_reconnect_during_the_opening_roll(cut):
+    a, b = FriendSession(WHITE, ROOM, "Ann"), FriendSession(BLACK, ROOM, "Bob")
+    net = Loopback(a, b)
+    for _ in range(cut):
+        if not net.queue:
+            break
+        receiver, text = net.queue.pop(0)
+        receiver.receive(text)
+    net.disconnect()
+    a2 = FriendSession.from_dict(json.loads(json.dumps(a.to_dict())))
+    b2 = FriendSession.from_dict(json.loads(json.dumps(b.to_dict())))
+    net2 = Loopback(a2, b2)
+    net2.run()
+    assert not net2.errors[id(a2)] and not net2.errors[id(b2)], net2.errors
+    assert a2.game.started and b2.game.opening == a2.game.opening
+    if a.game.started:   # dice already known on one side before the cut: the same dice after it
+        assert a2.game.opening == a.game.opening
+    play_out(a2, b2, net2, random.Random(cut))

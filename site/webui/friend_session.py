@@ -212,7 +212,8 @@ class FriendSession:
             raise GameStopped(self._disagree(msg))
         resend: list = []
         if theirs == mine:
-            if msg["pos"] != self.game.position.id or msg["turn"] != self.game.turn:
+            # before the first play the side to move may differ: one page may know the opening roll already
+            if msg["pos"] != self.game.position.id or (msg["turn"] != self.game.turn and mine > 0):
                 raise GameStopped(self._disagree(msg))
         elif theirs == mine - 1:
             last = self.game.history[-1]
@@ -227,6 +228,11 @@ class FriendSession:
         self.agreed = True
         if mine or theirs:
             events.append(Event("resumed", "Both boards agree: the game continues."))
+        cur = self.exchanges.get(mine)
+        if theirs == mine and cur is not None and cur.complete and self.game.dice is not None:
+            # we know this turn's dice; they may have missed our secret: send it again (duplicates are ignored)
+            self._send("commit", game=self.game_no, roll=mine, hash=cur.commit)
+            self._reveal(cur)
         for i in resend:             # they missed our last play: its dice, then the play
             ex = self.exchanges.get(i)
             if ex is not None:
