@@ -121,6 +121,8 @@ class FriendUI:
         self._qr_for = None
         self._ack_id = None
         self.chat_lines = []           # [(who, text)]: this connection's chat, plain text
+        self._panel_proxies = []
+        self._drawn = None
         self.panel = self._make_panel()
         document.body.classList.add("friend-game")
         self.bc = None
@@ -592,10 +594,32 @@ class FriendUI:
             b.className = "primary"
         if testid:
             b.dataset.testid = testid
-        b.addEventListener("click", self._proxy(lambda e: fn()))
+        b.addEventListener("click", self._panel_proxy(lambda e: fn()))
         return b
 
-    def render_panel(self):
+    def _panel_proxy(self, fn):
+        """A proxy for an element of the panel: destroyed when the panel is redrawn."""
+        p = create_proxy(fn)
+        self._panel_proxies.append(p)
+        return p
+
+    def _signature(self):
+        s = self.ctl.session if self.ctl else None
+        return (self.state, self.note, self.link, self.problem, len(self.chat_lines),
+                s and (s.peer_name, s.name, s.is_over, s.game.started, s.stopped, s.game_no, s.me))
+
+    def render_panel(self, force: bool = False):
+        """Redraw the panel when what it shows changed (typing in its fields survives messages)."""
+        sig = self._signature()
+        if not force and sig == self._drawn:
+            return
+        self._drawn = sig
+        for proxy in self._panel_proxies:
+            try:
+                proxy.destroy()
+            except Exception:
+                pass
+        self._panel_proxies = []
         p = self.panel
         p.innerHTML = ""
         p.dataset.state = self.state
@@ -649,7 +673,6 @@ class FriendUI:
         elif st == "failed":
             p.appendChild(_el("p", self.problem or f"Could not connect to your friend. {ADVICE}", class_="friend-error", role="alert"))
             p.appendChild(self._button("New invite link", lambda: self._later(self.invite(reconnect=True)), primary=True))
-            self.problem = ""
         elif st == "stopped":
             p.appendChild(_el("h2", "This game is stopped"))
             p.appendChild(_el("p", (s.stopped if s else "") or "", class_="friend-error", role="alert"))
@@ -705,7 +728,7 @@ class FriendUI:
             if not _missing(box):
                 box.focus()
 
-        form.addEventListener("submit", self._proxy(submit))
+        form.addEventListener("submit", self._panel_proxy(submit))
         self.panel.appendChild(form)
 
     def _paste_block(self):
@@ -724,7 +747,7 @@ class FriendUI:
                 raw = raw.split("#r=", 1)[1]
             self._later(self.paste_code(raw))
 
-        form.addEventListener("submit", self._proxy(submit))
+        form.addEventListener("submit", self._panel_proxy(submit))
         self.panel.appendChild(form)
 
     def _qr_block(self, link):
