@@ -529,6 +529,7 @@ class FriendUI:
         self.moved = True
         document.body.classList.remove("friend-game")
         self.panel.remove()
+        self.chatbox.remove()
         try:
             self.app.start_worker()  # the computer's worker was not needed until now
         except Exception:
@@ -586,6 +587,16 @@ class FriendUI:
             area = document.querySelector(".board-area")
             area.insertBefore(panel, area.firstChild)
         panel.hidden = False
+        chat = document.getElementById("friend-chat")
+        if _missing(chat):  # the chat sits under the turn controls: on a phone, below the board
+            chat = _el("section", id="friend-chat", class_="friend-chatbox card", aria_label="Chat with your friend")
+            chat.hidden = True
+            under = document.querySelector(".bar-under")
+            if _missing(under):
+                document.querySelector(".board-area").appendChild(chat)
+            else:
+                under.parentNode.insertBefore(chat, under.nextSibling)
+        self.chatbox = chat
         return panel
 
     def _button(self, label, fn, primary=False, testid=None):
@@ -623,6 +634,8 @@ class FriendUI:
         p = self.panel
         p.innerHTML = ""
         p.dataset.state = self.state
+        self.chatbox.innerHTML = ""
+        self.chatbox.hidden = True
         s = self.ctl.session if self.ctl else None
         st = self.state
         head = _el("div", None, class_="friend-head")
@@ -648,8 +661,8 @@ class FriendUI:
                                   class_="friend-lost", role="alert"))
             p.appendChild(_el("h2", "Invite a friend" if not (s and s.game.started) else "Reconnect"))
             p.appendChild(_el("p", "1. Send this link to your friend (message, mail, or let them scan the QR code). "
-                                   "2. They open it and send you back a reply link. 3. Open their reply link here, "
-                                   "in this browser — or paste their reply code below."))
+                                   "2. They open it and send you back a reply link. 3. Open their reply link in a new tab of "
+                                   "this browser (keep this tab open) — or paste their reply link or code below."))
             self._link_block(self.link, "invite-link", "Invite link")
             self._paste_block()
             self._qr_block(self.link)
@@ -705,7 +718,8 @@ class FriendUI:
             li.appendChild(_el("b", f"{who}: "))
             li.appendChild(document.createTextNode(text))
             log.appendChild(li)
-        self.panel.appendChild(log)
+        self.chatbox.hidden = False
+        self.chatbox.appendChild(log)
         form = _el("form", None, class_="friend-paste friend-say")
         inp = _el("input", None, type="text", maxlength="200", data_testid="chat-input", autocomplete="off",
                   aria_label="Message to your friend", placeholder="Say something to your friend")
@@ -729,7 +743,7 @@ class FriendUI:
                 box.focus()
 
         form.addEventListener("submit", self._panel_proxy(submit))
-        self.panel.appendChild(form)
+        self.chatbox.appendChild(form)
 
     def _paste_block(self):
         form = _el("form", None, class_="friend-paste")
