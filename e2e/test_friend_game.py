@@ -225,6 +225,14 @@ def test_complete_friend_game_through_the_links(players, wait_ready, shoot):
     a = wait_agree(host, guest)
     assert hook_state(host)["game_no"] == hook_state(guest)["game_no"] == 2
     assert a["dice"] and not host.is_visible('[data-testid="result"]')
+    # resigning (after a confirmation) gives the friend the game, shown on both sides
+    host.once("dialog", lambda d: d.accept())
+    host.click("#friend-panel >> text=Resign")
+    for p in (host, guest):
+        p.wait_for_selector('[data-testid="result"]:not([hidden])', timeout=10_000)
+        assert "by resignation" in p.inner_text("#result-text")
+    assert guest.get_attribute('[data-testid="result"]', "data-winner") == "black"
+    assert "You win" in guest.inner_text("#result-text")
     assert not log.errors, log.errors
 
 
