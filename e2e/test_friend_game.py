@@ -25,7 +25,12 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine import Position  # noqa: E402
+from engine import Position, to_absolute  # noqa: E402
+
+try:
+    from engine import TurnBuilder
+except ImportError:  # pragma: no cover
+    from engine.turn import TurnBuilder
 
 BOARD = '[data-testid="board"]'
 EVIL = '<img src=x onerror="window.pwned=1">'
@@ -144,8 +149,26 @@ def wait_agree(host, guest, timeout=30.0) -> dict:
         time.sleep(0.05)
 
 
-def take_turn(host, guest) -> str:
-    """The player on turn rolls (UI button) and plays (hook picks, Done button)."""
+def play_by_clicks(p) -> None:
+    """Make this page's moves by clicking points on the board; the highlighted
+    destinations must be exactly the engine's."""
+    a = attrs(p)
+    turn = a["turn"]
+    d1, d2 = (int(x) for x in a["dice"].split(","))
+    ref = TurnBuilder(Position.from_id(a["positionId"], turn=turn), (d1, d2))
+    while not p.is_enabled("#done"):
+        src = sorted(ref.sources(), reverse=True)[0]
+        p.click(f'{BOARD} [data-point="{to_absolute(turn, src)}"]')
+        lit = p.eval_on_selector_all(f'{BOARD} [data-legal="true"]', "els => els.map(e => e.dataset.point)")
+        assert set(lit) == {str(to_absolute(turn, d)) for d in ref.destinations(src)}
+        dst = sorted(ref.destinations(src), reverse=True)[0]
+        p.click(f'{BOARD} [data-point="{to_absolute(turn, dst)}"]')
+        ref.move(src, dst)
+
+
+def take_turn(host, guest, *, clicks=False) -> str:
+    """The player on turn rolls (UI button) and plays (hook picks, or clicks on
+    the board; Done button)."""
     a = wait_agree(host, guest)
     if a["phase"] == "over" or a.get("panel") == "stopped":
         return "over"
@@ -157,16 +180,19 @@ def take_turn(host, guest) -> str:
         pa = attrs(p)
     if pa["phase"] == "move":
         # the board offers exactly the engine's legal sources/destinations: spot-check one pick
-        p.evaluate("bgFriendTest.choose()")
+        if clicks:
+            play_by_clicks(p)
+        else:
+            p.evaluate("bgFriendTest.choose()")
         assert p.is_enabled("#done")
         p.click("#done")
     return "played"
 
 
-def play_to_end(host, guest, max_turns=400, *, stop_after=None) -> int:
+def play_to_end(host, guest, max_turns=400, *, stop_after=None, clicks=0) -> int:
     n = 0
     while n < max_turns:
-        if take_turn(host, guest) == "over":
+        if take_turn(host, guest, clicks=n < clicks) == "over":
             return n
         n += 1
         a, b = wait_agree(host, guest), attrs(guest)
@@ -203,7 +229,7 @@ def test_complete_friend_game_through_the_links(players, wait_ready, shoot):
     assert a["dice"] and hook_state(host)["dice"] == hook_state(guest)["dice"]
     shoot(host, "friend-host-start")
     shoot(guest, "friend-guest-start")
-    turns = play_to_end(host, guest)
+    turns = play_to_end(host, guest, clicks=6)   # the first turns by clicking points, then the hook
     assert turns > 10
     for p in (host, guest):
         p.wait_for_selector('[data-testid="result"]:not([hidden])', timeout=10_000)
