@@ -35,7 +35,7 @@ except ImportError:  # pragma: no cover
 BOARD = '[data-testid="board"]'
 EVIL = '<img src=x onerror="window.pwned=1">'
 EVIL_NAME = "<i>Bob</i><img src=x>"   # 21 characters: fits a name
-CONNECT_MS = 60_000
+CONNECT_MS = 90_000
 
 
 # ------------------------------------------------------------------ helpers
