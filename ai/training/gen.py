@@ -121,10 +121,9 @@ def generate_testset(n: int, seed: int, out: str, plies: int = 1) -> None:
     while len(decisions) < n:
         play_game(rng, rng.choice((0.0, 0.05)), 0.02, on_decision)
         progress(len(decisions), n, t0, "test decisions")
-    results, offsets, eqs, gnubg0 = [], [0], [], []
-    for board, d1, d2, plays in decisions:
-        best0 = 0  # gnubg 0-ply choice is plays[0]
-        for k, p in enumerate(plays):
+    results, offsets, eqs = [], [0], []
+    for board, d1, d2, plays in decisions:  # plays[0] is gnubg 0-ply's choice
+        for p in plays:
             b = gnubg.board_from_position_key(p[0])
             results.append(flat(b))
             if sum(b[0]) == 0:
@@ -133,7 +132,6 @@ def generate_testset(n: int, seed: int, out: str, plies: int = 1) -> None:
             else:
                 eqs.append(-equity(gnubg.probabilities(b, plies)))
         offsets.append(len(results))
-        gnubg0.append(best0)
     np.savez_compressed(out, results=np.array(results, dtype=np.uint8),
                         offsets=np.array(offsets, dtype=np.int64),
                         equities=np.array(eqs, dtype=np.float32))

@@ -1,0 +1,26 @@
+"""The benchmark harness: mirrored games between two of our levels (no gnubg needed)."""
+
+from __future__ import annotations
+
+import io
+
+from ai.bench import OurPlayer, run_match
+
+
+def test_mirrored_match_report():
+    out = io.StringIO()
+    rep = run_match(OurPlayer(2, 1), OurPlayer(1, 2), pairs=2, seed=3, judge=None, out=out,
+                    progress=False)
+    assert rep["games"] == 4
+    assert -3 <= rep["ppg"] <= 3
+    assert 0.0 <= rep["win"] <= 1.0
+    assert rep["a_think_median"] >= 0.0
+    assert "points/game for ai level 2" in out.getvalue()
+
+
+def test_same_dice_sequence_is_deterministic():
+    a = run_match(OurPlayer(3, 1), OurPlayer(1, 2), pairs=1, seed=5, judge=None,
+                  out=io.StringIO(), progress=False)
+    b = run_match(OurPlayer(3, 1), OurPlayer(1, 2), pairs=1, seed=5, judge=None,
+                  out=io.StringIO(), progress=False)
+    assert a["ppg"] == b["ppg"]
