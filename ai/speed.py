@@ -35,6 +35,12 @@ def fixed_positions(n: int = 200, seed: int = 2026) -> list[tuple[Position, int,
     return out
 
 
+def stats(times: list[float]) -> tuple[float, float, float]:
+    """(median, 95th percentile, mean) of think times in seconds."""
+    ts = sorted(times)
+    return ts[len(ts) // 2], ts[int(0.95 * len(ts))], sum(ts) / len(ts)
+
+
 def measure(levels=(1, 2, 3, 4, 5), n: int = 200, out=sys.stdout) -> dict:
     from ai.levels import choose
 
@@ -47,8 +53,7 @@ def measure(levels=(1, 2, 3, 4, 5), n: int = 200, out=sys.stdout) -> dict:
             t0 = time.perf_counter()
             choose(pos, d1, d2, level=level, seed=0)
             ts.append(time.perf_counter() - t0)
-        ts.sort()
-        res[level] = (ts[len(ts) // 2], ts[int(0.95 * len(ts))], sum(ts) / len(ts))
+        res[level] = stats(ts)
         print(f"level {level}: median {1000 * res[level][0]:.0f} ms, p95 {1000 * res[level][1]:.0f} ms, "
               f"mean {1000 * res[level][2]:.0f} ms over {len(ts)} positions", file=out, flush=True)
     return res

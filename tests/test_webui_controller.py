@@ -227,3 +227,27 @@ def test_hint_arrows_until_the_first_step():
     assert c.view()[1].hint == ()  # hidden while a checker is picked up
     c.click(sorted(c.legal, key=str)[0])
     assert c.view()[1].hint == ()  # and once the player has moved
+
+
+def test_computer_player_is_the_ai_not_the_fallback():
+    """The page's computer side plays exactly what ``ai`` chooses at that level and seed."""
+    import random
+
+    from ai import choose as ai_choose
+    from engine import Position
+
+    rng = random.Random(5)
+    pos = Position.start()
+    checked = 0
+    for _ in range(40):
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        plays = pos.legal_plays(d1, d2)
+        if len(plays) > 1:
+            for level in (1, 5):
+                want = ai_choose(pos, d1, d2, level=level, seed=7).notation
+                assert autoplay.choose(pos.id, pos.turn, d1, d2, level=level, seed=7) == want
+                checked += 1
+        pos = (rng.choice(plays).next if plays else pos.swap())
+        if pos.winner():
+            break
+    assert checked >= 20

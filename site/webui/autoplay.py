@@ -8,6 +8,8 @@ simple legal-move player (hits, safe points, progress).
 from __future__ import annotations
 
 import random
+import sys
+import traceback
 from typing import Optional
 
 from engine import Position, other
@@ -18,7 +20,8 @@ def choose(position_id: str, turn: str, d1: int, d2: int, level: int = 3, seed: 
     pos = Position.from_id(position_id, turn=turn)
     try:
         notation = _ai_choice(pos, d1, d2, level, seed)
-    except Exception:  # the AI must never break the game: fall back
+    except Exception:  # the AI must never break the game: fall back, but say so loudly
+        traceback.print_exc(file=sys.stderr)  # the browser console; e2e tests fail on it
         notation = None
     if notation is None:
         notation = fallback_choice(pos, d1, d2)
