@@ -9,7 +9,7 @@ always plays the same way, whatever happened before.
 ======  =================================================  =========
 level   search                                             noise
 ======  =================================================  =========
-1       0-ply                                              0.09
+1       0-ply                                              0.07
 2       0-ply                                              0.06
 3       0-ply                                              0.035
 4       0-ply                                              0
@@ -35,7 +35,7 @@ class Level(NamedTuple):
 
 
 LEVELS = {
-    1: Level(0, 0.09),
+    1: Level(0, 0.07),
     2: Level(0, 0.06),
     3: Level(0, 0.035),
     4: Level(0, 0.0),
