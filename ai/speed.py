@@ -14,21 +14,28 @@ import time
 from engine import Position
 
 
+def random_walk(rng: random.Random, plies: int) -> Position:
+    """The position after up to ``plies`` random legal plays from the start
+    (stopping before a play that would end the game)."""
+    pos = Position.start()
+    for _ in range(plies):
+        plays = pos.legal_plays(rng.randint(1, 6), rng.randint(1, 6))
+        if plays:
+            r = rng.choice(plays).result
+            if not any(r.mover):
+                break
+            pos = r.swap()
+        else:
+            pos = pos.swap()
+    return pos
+
+
 def fixed_positions(n: int = 200, seed: int = 2026) -> list[tuple[Position, int, int]]:
     """``n`` (position, d1, d2) from seeded random play, each with 2+ legal plays."""
     rng = random.Random(seed)
     out = []
     while len(out) < n:
-        pos = Position.start()
-        for _ in range(rng.randint(0, 70)):
-            plays = pos.legal_plays(rng.randint(1, 6), rng.randint(1, 6))
-            if plays:
-                r = rng.choice(plays).result
-                if not any(r.mover):
-                    break
-                pos = r.swap()
-            else:
-                pos = pos.swap()
+        pos = random_walk(rng, rng.randint(0, 70))
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
         if any(pos.mover) and any(pos.opponent) and len(pos.legal_plays(d1, d2)) > 1:
             out.append((pos, d1, d2))

@@ -9,6 +9,7 @@ import pytest
 
 from ai import levels, search
 from ai.hint import hint, play_loss
+from ai.speed import random_walk
 from engine import Position, build
 
 
@@ -16,16 +17,7 @@ def random_positions(n: int, seed: int) -> list[tuple[Position, int, int]]:
     rng = random.Random(seed)
     out = []
     while len(out) < n:
-        pos = Position.start()
-        for _ in range(rng.randint(0, 90)):
-            plays = pos.legal_plays(rng.randint(1, 6), rng.randint(1, 6))
-            if plays:
-                r = rng.choice(plays).result
-                if not any(r.mover):
-                    break
-                pos = r.swap()
-            else:
-                pos = pos.swap()
+        pos = random_walk(rng, rng.randint(0, 90))
         if any(pos.mover) and any(pos.opponent):
             out.append((pos, rng.randint(1, 6), rng.randint(1, 6)))
     return out

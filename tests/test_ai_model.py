@@ -8,6 +8,7 @@ import random
 import pytest
 
 from ai import encoder, net, search
+from ai.speed import random_walk
 from engine import Position
 
 
@@ -16,17 +17,7 @@ def random_positions(n: int, seed: int) -> list[Position]:
     rng = random.Random(seed)
     out = []
     while len(out) < n:
-        pos = Position.start()
-        for _ in range(rng.randint(1, 80)):
-            plays = pos.legal_plays(rng.randint(1, 6), rng.randint(1, 6))
-            if plays:
-                r = rng.choice(plays).result
-                if not any(r.mover):
-                    break
-                pos = r.swap()
-            else:
-                pos = pos.swap()
-        out.append(pos)
+        out.append(random_walk(rng, rng.randint(1, 80)))
     return out
 
 
