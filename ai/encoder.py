@@ -19,6 +19,15 @@ Layout (named offsets; ``SIDE`` = one side's block, mover first):
 ``MOVER + HOME``          mover's checkers in own home board / 15
 ``OPPONENT + ...``        the same for the opponent
 ``CONTACT``               1 if some checker can still hit or be hit
+``FEAT + k`` (contact)    hand-made contact features, mover's 5 then the
+                          opponent's 5 (zero in races; see :func:`_contact_features`):
+                          ``SHOTS`` rolls of 36 with which this side could hit a
+                          blot, ``ESCAPE`` rolls of 36 on which its rearmost
+                          checker can jump the other side's points,
+                          ``CONTAINED`` 1 - the fewest escaping rolls from the
+                          other side's home and outer boards, ``PRIME`` longest
+                          run of made points / 6, ``CLOSED`` (home points made
+                          / 6) squared (the other side's chance to stay out)
 ========================  =======================================================
 
 >>> start = (0,)*5 + (5, 0, 3) + (0,)*4 + (5,) + (0,)*10 + (2, 0)
@@ -42,7 +51,10 @@ SIDE = OFF + 4  # 104 inputs per side
 MOVER = 0
 OPPONENT = SIDE
 CONTACT = 2 * SIDE
-N_INPUTS = CONTACT + 1  # 209
+FEAT = CONTACT + 1
+SHOTS, ESCAPE, CONTAINED, PRIME, CLOSED = range(5)
+N_FEAT = 5  # per side
+N_INPUTS = FEAT + 2 * N_FEAT  # 219
 
 # POINT_UNITS[n] = the (unit, value) pairs of a point holding n checkers.
 POINT_UNITS: tuple[tuple[tuple[int, float], ...], ...] = tuple(
@@ -108,6 +120,125 @@ def _side(side: Sequence[int], base: int, out: list) -> int:
     return back
 
 
+
+# --- hand-made contact features ----------------------------------------------
+# The 21 distinct rolls as bits; doubles weigh 1/36, the others 2/36.
+_ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+_BIT = {r: 1 << k for k, r in enumerate(_ROLLS)}
+_NONDOUBLE_BITS = sum(_BIT[r] for r in _ROLLS if r[0] != r[1])
+_DOUBLE_BITS = sum(_BIT[r] for r in _ROLLS if r[0] == r[1])
+
+
+def _shot_table():
+    """For each distance k (1..24): (rolls that always hit from k, [(roll bit,
+    paths)]) where a path is a bit mask of the distances of intermediate
+    landing points that must all be open; one open path is enough."""
+    table = [(0, ())]
+    for k in range(1, 25):
+        always = 0
+        cond: dict = {}
+        for a, b in _ROLLS:
+            bit = _BIT[(a, b)]
+            if a == k or b == k:
+                always |= bit
+            elif a != b and a + b == k:
+                cond[bit] = (1 << a, 1 << b)
+            elif a == b and k % a == 0 and k // a <= 4:
+                cond[bit] = (sum(1 << (a * m) for m in range(1, k // a)),)
+        table.append((always, tuple(cond.items())))
+    return tuple(table)
+
+
+_SHOTS = _shot_table()
+
+
+def _escape_table() -> tuple:
+    """Rolls of 36 on which a checker jumps a pattern of 12 points in front of
+    it (bit j-1 set: the point j pips ahead is made), like gnubg's Escapes."""
+    out = []
+    for pat in range(4096):
+        c = 0
+        for a in range(1, 7):
+            for b in range(1, 7):
+                if not pat & (1 << (a + b - 1)) and not (pat & (1 << (a - 1)) and pat & (1 << (b - 1))):
+                    c += 1
+        out.append(c)
+    return tuple(out)
+
+
+_ESCAPES = _escape_table()
+
+
+def shots(attacker: Sequence[int], defender: Sequence[int], defender_made: int = -1) -> int:
+    """Rolls (of 36) with which ``attacker``, on roll, could hit one of
+    ``defender``'s blots (intermediate points must be open; with two or more
+    checkers on the bar only hits from the bar count). ``defender_made`` is
+    :func:`_made_mask` of ``defender`` when already known."""
+    blots = [b for b in range(24) if defender[b] == 1]
+    if not blots:
+        return 0
+    if defender_made < 0:
+        defender_made = _made_mask(defender)
+    # bit o of (made << 1) >> (24 - s): the point o pips ahead of the attacker's
+    # index s is made (the defender's index 23 - (s - o)).
+    made = defender_made << 1
+    sources = (24,) if attacker[24] >= 2 else [i for i in range(25) if attacker[i]]
+    mask = 0
+    table = _SHOTS
+    for s in sources:
+        ahead = made >> (24 - s)
+        for b in blots:
+            k = s - 23 + b  # the blot is at the attacker's index 23 - b
+            if k <= 0:
+                continue
+            always, cond = table[k]
+            mask |= always
+            for bit, paths in cond:
+                if not mask & bit:
+                    for path in paths:
+                        if not ahead & path:
+                            mask |= bit
+                            break
+    return 2 * (mask & _NONDOUBLE_BITS).bit_count() + (mask & _DOUBLE_BITS).bit_count()
+
+
+def _made_mask(side: Sequence[int]) -> int:
+    m = 0
+    bit = 1
+    for n in side[:24]:
+        if n >= 2:
+            m |= bit
+        bit <<= 1
+    return m
+
+
+def _side_features(me: Sequence[int], opp: Sequence[int], my_back: int, opp_made: int,
+                   my_made: int) -> tuple:
+    esc = _ESCAPES
+    back = esc[(opp_made >> (24 - my_back)) & 0xFFF] if my_back >= 0 else 36
+    fewest = min(esc[(opp_made >> (24 - n)) & 0xFFF] for n in range(15, 25))
+    best = 0  # the longest run of made points
+    m = my_made
+    while m and best < 6:
+        m &= m >> 1
+        best += 1
+    home = bin(my_made & 0x3F).count("1")
+    return (shots(me, opp, opp_made) / 36.0, back / 36.0, 1.0 - fewest / 36.0,
+            best / 6.0, (home / 6.0) ** 2)
+
+
+def _contact_features(me: Sequence[int], opp: Sequence[int], my_back: int, opp_back: int,
+                      out: list) -> None:
+    my_made = _made_mask(me)
+    opp_made = _made_mask(opp)
+    append = out.append
+    for base, vals in ((FEAT, _side_features(me, opp, my_back, opp_made, my_made)),
+                       (FEAT + N_FEAT, _side_features(opp, me, opp_back, my_made, opp_made))):
+        for k, v in enumerate(vals):
+            if v:
+                append((base + k, v))
+
+
 def encode(board: Board) -> list[tuple[int, float]]:
     """Sparse inputs ``[(index, value), ...]`` of ``board`` for the player on roll."""
     opp, me = board
@@ -115,7 +246,8 @@ def encode(board: Board) -> list[tuple[int, float]]:
     my_back = _side(me, MOVER, out)
     opp_back = _side(opp, OPPONENT, out)
     if my_back >= 0 and opp_back >= 0 and my_back + opp_back >= 24:  # see is_contact
-        out.append((CONTACT, 1.0))
+        _contact_features(me, opp, my_back, opp_back, out)
+        out.append((CONTACT, 1.0))  # last: search.py tests feats[-1]
     return out
 
 

@@ -107,3 +107,73 @@ def test_equity_and_invert():
     p = (0.6, 0.2, 0.05, 0.1, 0.01)
     assert net.equity(p) == pytest.approx(0.2 + 0.2 + 0.05 - 0.1 - 0.01)
     assert net.equity(net.invert(p)) == pytest.approx(-net.equity(p))
+
+
+# The well-known count of rolls (of 36) that hit a lone blot k pips in front
+# of a single attacking checker on an otherwise open board.
+SHOTS_BY_DISTANCE = {1: 11, 2: 12, 3: 14, 4: 15, 5: 15, 6: 17, 7: 6, 8: 6, 9: 5, 10: 3,
+                     11: 2, 12: 3, 13: 0, 14: 0, 15: 1, 16: 1, 17: 0, 18: 1, 19: 0, 20: 1}
+
+
+@pytest.mark.parametrize("k", sorted(SHOTS_BY_DISTANCE))
+def test_shots_match_the_known_table(k):
+    attacker, defender = [0] * 25, [0] * 25
+    attacker[20] = 1
+    defender[23 - (20 - k)] = 1  # the blot, in the defender's own layout
+    assert encoder.shots(attacker, defender) == SHOTS_BY_DISTANCE[k]
+
+
+def test_shots_respect_blocks_and_the_bar():
+    attacker, defender = [0] * 25, [0] * 25
+    attacker[20] = 1
+    defender[23 - 12] = 1  # blot 8 away: 6-2, 5-3, 4-4, 2-2
+    assert encoder.shots(attacker, defender) == 6
+    defender[23 - 18] = 2  # the 2 point (on the way for 6-2, 4-4, 2-2) blocked
+    defender[23 - 17] = 2  # the 3 point (on the way for 5-3) blocked
+    # 6-2 still goes 6 first (point 14 open); 5-3 via 5 (15) open; 4-4 via 16 open;
+    # 2-2 needs 18, 16, 14 and 18 is blocked
+    assert encoder.shots(attacker, defender) == 5
+    # two checkers on the bar: only hits from the bar count; the blot is 12
+    # pips from the bar: 4-4 (via 20, 16) hits, 6-6 and 3-3 pass the blocked 18
+    attacker[24] = 2
+    assert encoder.shots(attacker, defender) == 1
+    defender[23 - 21] = 1  # a blot 3 pips from the bar: any 3, 2-1, 1-1, plus the 4-4
+    assert encoder.shots(attacker, defender) == 11 + 2 + 1 + 1
+
+
+def test_escapes_and_prime_features():
+    # mover on the bar against a closed board: no escapes, fully contained
+    opp = [2, 2, 2, 2, 2, 2] + [0] * 18 + [0]
+    opp[12] = 3
+    me = [0] * 24 + [1]
+    me[5] = 14
+    d = encoder.encode_dense((opp, me))
+    f = encoder.FEAT
+    assert d[f + encoder.ESCAPE] == 0.0
+    assert d[f + encoder.CONTAINED] == 1.0
+    assert d[f + encoder.N_FEAT + encoder.PRIME] == 1.0  # the opponent's 6-prime
+    assert d[f + encoder.N_FEAT + encoder.CLOSED] == 1.0
+    # races have no contact features
+    race = ([0] * 6 + [0] * 18 + [0], [3] * 5 + [0] * 20)
+    race[0][0] = 15
+    assert all(v == 0.0 for v in encoder.encode_dense(race)[f:])
+
+
+def test_shots_agree_with_the_engine_nearly_always():
+    """The shot count is a fast approximation (it ignores the rule that both
+    dice must be played when possible): compared with the engine's legal plays
+    it must agree on nearly every position."""
+    rng = random.Random(5)
+    agree = total = 0
+    while total < 300:
+        pos = random_walk(rng, rng.randint(1, 60))
+        if pos.mover[24] or not encoder.is_contact(board(pos)):
+            continue
+        brute = 0
+        for a in range(1, 7):
+            for b in range(1, 7):
+                if any(p.result.opponent[24] > pos.opponent[24] for p in pos.legal_plays(a, b)):
+                    brute += 1
+        total += 1
+        agree += brute == encoder.shots(pos.mover, pos.opponent)
+    assert agree >= 0.97 * total, (agree, total)

@@ -158,6 +158,7 @@ def main(argv=None) -> None:
     ap.add_argument("--race-hidden", type=int, default=64)
     ap.add_argument("--gen-only", action="store_true", help="only generate the data")
     ap.add_argument("--tag", default="", help="suffix for checkpoint names (a fresh training run)")
+    ap.add_argument("--out", default=WEIGHTS, help="folder for the exported weights")
     a = ap.parse_args(argv)
     torch.set_num_threads(1)
     TAG[0] = a.tag
@@ -197,12 +198,12 @@ def main(argv=None) -> None:
     xc = encode_boards(boards[contact], "contact")
     contact_net = train_net("contact", xc, labels[contact], a.hidden, a.epochs,
                             a.seed, test, nets)
-    os.makedirs(WEIGHTS, exist_ok=True)
+    os.makedirs(a.out, exist_ok=True)
     for name, net in (("contact", contact_net), ("race", race)):
         sd = {k: v.detach().numpy() for k, v in net.state_dict().items()}
-        export.export(os.path.join(WEIGHTS, f"{name}.bin"), sd["l1.weight"], sd["l1.bias"],
+        export.export(os.path.join(a.out, f"{name}.bin"), sd["l1.weight"], sd["l1.bias"],
                       sd["l2.weight"], sd["l2.bias"])
-    print(f"exported to {WEIGHTS} in {time.time() - t_start:.0f}s total", flush=True)
+    print(f"exported to {a.out} in {time.time() - t_start:.0f}s total", flush=True)
 
 
 if __name__ == "__main__":
