@@ -28,6 +28,7 @@ WEIGHTS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "weights"
 
 Probs = tuple  # (win, win_g, win_bg, lose_g, lose_bg)
 _exp = math.exp
+_tanh = math.tanh
 
 
 def _sig(x: float) -> float:
@@ -64,7 +65,14 @@ def invert(p: Sequence[float]) -> Probs:
 
 
 class Net:
-    """One evaluator: ``Net.load(path)``, then ``evaluate(board)``."""
+    """One evaluator: ``Net.load(path)``, then ``evaluate(board)``.
+
+    ``rows``, ``b1``, ``w2``, ``b2`` are the file's weights. The arithmetic
+    uses ``sigmoid(x) = (1 + tanh(x / 2)) / 2``: a hidden unit is the tanh of
+    half its pre-activation (so the inner loop is ``map(tanh, ...)``, in C),
+    and the output layer absorbs the affine change. "Pre-activation" below
+    means that halved value.
+    """
 
     def __init__(self, rows: list, b1: list, w2: list, b2: list):
         self.rows = rows  # n_in lists of n_hidden floats
@@ -72,7 +80,11 @@ class Net:
         self.w2 = w2  # 5 lists of n_hidden floats
         self.b2 = b2
         self.n_hidden = len(b1)
-        self._scaled: dict = {}  # (input, value) -> value * row, for delta()
+        self._rows = [[0.5 * r for r in row] for row in rows]
+        self._b1 = [0.5 * b for b in b1]
+        self._w2 = [[0.5 * w for w in ws] for ws in w2]
+        self._b2 = [b + 0.5 * sum(ws) for b, ws in zip(b2, w2)]
+        self._scaled: dict = {}  # (input, value) -> value * row
 
     @classmethod
     def load(cls, path: str) -> "Net":
@@ -101,45 +113,46 @@ class Net:
         return cls(rows, b1, w2, b2)
 
     # --- hidden layer -----------------------------------------------------
+    def _row(self, i: int, v: float) -> list:
+        """Input ``i``'s (halved) row times ``v``; cached, since every input
+        takes only a few dozen distinct values."""
+        if v == 1.0:
+            return self._rows[i]
+        row = self._scaled.get((i, v))
+        if row is None:
+            if len(self._scaled) > 20000:
+                self._scaled.clear()
+            row = self._scaled[(i, v)] = [v * r for r in self._rows[i]]
+        return row
+
     def pre(self, feats: Sequence[tuple[int, float]]) -> list[float]:
         """Hidden pre-activation: bias + sum of the active inputs' rows."""
-        acc = self.b1
-        rows = self.rows
-        for i, v in feats:
-            row = rows[i]
-            if v == 1.0:
-                acc = list(map(add, acc, row))
-            else:
-                acc = [a + v * r for a, r in zip(acc, row)]
-        return acc if acc is not self.b1 else list(acc)
+        row = self._row
+        return list(map(sum, zip(self._b1, *[row(i, v) for i, v in feats])))
 
     def delta(self, acc: list[float], diff: dict) -> list[float]:
         """Pre-activation of a position whose inputs differ from those behind
-        ``acc`` by ``diff`` ({index: new - old}, no zeros)."""
-        rows = self.rows
-        scaled = self._scaled
-        for i, v in diff.items():
-            if v == 1.0:
-                acc = list(map(add, acc, rows[i]))
-            elif v == -1.0:
-                acc = list(map(sub, acc, rows[i]))
-            else:
-                row = scaled.get((i, v))
-                if row is None:
-                    if len(scaled) > 50000:
-                        scaled.clear()
-                    row = scaled[(i, v)] = [v * r for r in rows[i]]
-                acc = list(map(add, acc, row))
-        return acc
+        ``acc`` by ``diff`` ({index: (old value, new value)}, see
+        :func:`feature_diff`).
+
+        All the changed rows are summed in one pass (``zip`` + ``sum``), which
+        in CPython and Pyodide is about twice as fast as adding them one by one.
+        """
+        row = self._row
+        terms = [acc]
+        append = terms.append
+        for i, (old, new) in diff.items():
+            if old:
+                append(row(i, -old))
+            if new:
+                append(row(i, new))
+        return list(map(sum, zip(*terms)))
 
     def output(self, acc: Sequence[float]) -> Probs:
         """The five probabilities from a hidden pre-activation."""
-        try:
-            h = [1.0 / (1.0 + _exp(-x)) for x in acc]
-        except OverflowError:
-            h = [_sig(x) for x in acc]
-        b2 = self.b2
-        w = self.w2
+        h = list(map(_tanh, acc))
+        b2 = self._b2
+        w = self._w2
         return (
             _sig(b2[0] + sum(map(mul, w[0], h))),
             _sig(b2[1] + sum(map(mul, w[1], h))),
@@ -154,15 +167,16 @@ class Net:
 
 
 def feature_diff(old: Sequence[tuple[int, float]], new: Sequence[tuple[int, float]]) -> dict:
-    """{index: new - old} over the inputs that differ."""
-    d = dict(new)
-    get = d.get
-    for i, v in old:
-        x = get(i, 0.0) - v
-        if x:
-            d[i] = x
-        else:
-            del d[i]
+    """{index: (old value, new value)} over the inputs that differ."""
+    before = dict(old)
+    pop = before.pop
+    d = {}
+    for i, v in new:
+        w = pop(i, 0.0)
+        if w != v:
+            d[i] = (w, v)
+    for i, w in before.items():
+        d[i] = (w, 0.0)
     return d
 
 
