@@ -127,6 +127,8 @@ _ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 _BIT = {r: 1 << k for k, r in enumerate(_ROLLS)}
 _NONDOUBLE_BITS = sum(_BIT[r] for r in _ROLLS if r[0] != r[1])
 _DOUBLE_BITS = sum(_BIT[r] for r in _ROLLS if r[0] == r[1])
+# int.bit_count is Python 3.10+; the fallback lets PyPy 3.9 run benchmarks.
+_popcount = getattr(int, "bit_count", None) or (lambda x: bin(x).count("1"))
 
 
 def _shot_table():
@@ -199,7 +201,7 @@ def shots(attacker: Sequence[int], defender: Sequence[int], defender_made: int =
                         if not ahead & path:
                             mask |= bit
                             break
-    return 2 * (mask & _NONDOUBLE_BITS).bit_count() + (mask & _DOUBLE_BITS).bit_count()
+    return 2 * _popcount(mask & _NONDOUBLE_BITS) + _popcount(mask & _DOUBLE_BITS)
 
 
 def _made_mask(side: Sequence[int]) -> int:
