@@ -224,7 +224,7 @@ def _side_features(me: Sequence[int], opp: Sequence[int], my_back: int, opp_made
     while m and best < 6:
         m &= m >> 1
         best += 1
-    home = bin(my_made & 0x3F).count("1")
+    home = _popcount(my_made & 0x3F)
     return (shots(me, opp, opp_made) / 36.0, back / 36.0, 1.0 - fewest / 36.0,
             best / 6.0, (home / 6.0) ** 2)
 

@@ -48,18 +48,30 @@ def stats(times: list[float]) -> tuple[float, float, float]:
     return ts[len(ts) // 2], ts[int(0.95 * len(ts))], sum(ts) / len(ts)
 
 
-def measure(levels=(1, 2, 3, 4, 5), n: int = 200, out=sys.stdout) -> dict:
+def warm_up(cases: list) -> None:
+    """Load the weights and tables (the first call's cost is not think time)."""
     from ai.levels import choose
 
+    pos, d1, d2 = cases[0]
+    choose(pos, d1, d2, level=5, seed=0)
+
+
+def think_times(cases: list, level: int):
+    """Yield the level's think time, in seconds, for each (position, d1, d2)."""
+    from ai.levels import choose
+
+    for pos, d1, d2 in cases:
+        t0 = time.perf_counter()
+        choose(pos, d1, d2, level=level, seed=0)
+        yield time.perf_counter() - t0
+
+
+def measure(levels=(1, 2, 3, 4, 5), n: int = 200, out=sys.stdout) -> dict:
     cases = fixed_positions(n)
-    choose(cases[0][0], cases[0][1], cases[0][2], level=5, seed=0)  # load weights/tables
+    warm_up(cases)
     res = {}
     for level in levels:
-        ts = []
-        for pos, d1, d2 in cases:
-            t0 = time.perf_counter()
-            choose(pos, d1, d2, level=level, seed=0)
-            ts.append(time.perf_counter() - t0)
+        ts = list(think_times(cases, level))
         res[level] = stats(ts)
         print(f"level {level}: median {1000 * res[level][0]:.0f} ms, p95 {1000 * res[level][1]:.0f} ms, "
               f"mean {1000 * res[level][2]:.0f} ms over {len(ts)} positions", file=out, flush=True)
