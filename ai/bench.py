@@ -192,7 +192,9 @@ def run_match(a, b, pairs: int, seed: int, judge, out=sys.stdout, progress=True)
         report[f"{who}_think_p95"] = ts[int(len(ts) * 0.95)] if ts else 0.0
         report[f"{who}_think_mean"] = sum(ts) / len(ts) if ts else 0.0
         report[f"{who}_decisions"] = len(st["losses"])
-        report[f"{who}_error"] = (sum(st["losses"]) / len(st["losses"])) if st["losses"] else float("nan")
+        ls = st["losses"]
+        report[f"{who}_error"] = (sum(ls) / len(ls)) if ls else float("nan")
+        report[f"{who}_error_se"] = statistics.stdev(ls) / math.sqrt(len(ls)) if len(ls) > 1 else float("nan")
     elapsed = time.time() - t_start
     p = report
     print(f"{p['a']} vs {p['b']}: {n} games ({pairs} mirrored pairs), {elapsed:.0f}s", file=out)
@@ -205,11 +207,13 @@ def run_match(a, b, pairs: int, seed: int, judge, out=sys.stdout, progress=True)
               f"{1000 * p[who + '_think_p95']:.1f} ms, mean {1000 * p[who + '_think_mean']:.1f} ms",
               end="", file=out)
         if judge is not None:
-            print(f"; error {1000 * p[who + '_error']:.1f} millipoints/decision over "
-                  f"{p[who + '_decisions']} non-forced decisions (gnubg {judge.plies}-ply judge)",
-                  file=out)
+            print(f"; error {1000 * p[who + '_error']:.2f} +/- {1000 * p[who + '_error_se']:.2f} "
+                  f"millipoints/decision over {p[who + '_decisions']} non-forced decisions "
+                  f"(gnubg {judge.plies}-ply judge)", file=out)
         else:
             print(file=out)
+    if judge is not None and p["b_error"] > 0:
+        print(f"  error ratio {p['a']} / {p['b']}: {p['a_error'] / p['b_error']:.3f}", file=out)
     out.flush()
     return report
 

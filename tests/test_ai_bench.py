@@ -24,3 +24,22 @@ def test_same_dice_sequence_is_deterministic():
     b = run_match(OurPlayer(3, 1), OurPlayer(1, 2), pairs=1, seed=5, judge=None,
                   out=io.StringIO(), progress=False)
     assert a["ppg"] == b["ppg"]
+
+
+class _FixedJudge:
+    """Charges every non-forced decision 0.004 (stands in for gnubg)."""
+
+    plies = 2
+
+    def loss(self, pos, d1, d2, play):
+        return 0.004
+
+
+def test_error_rate_and_ratio_are_reported():
+    out = io.StringIO()
+    rep = run_match(OurPlayer(4, 1), OurPlayer(1, 2), pairs=1, seed=3, judge=_FixedJudge(),
+                    out=out, progress=False)
+    assert rep["a_decisions"] > 0 and abs(rep["a_error"] - 0.004) < 1e-12
+    text = out.getvalue()
+    assert "error 4.00 +/- 0.00 millipoints/decision" in text
+    assert "error ratio ai level 4" in text and ": 1.000" in text

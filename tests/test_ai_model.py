@@ -177,3 +177,41 @@ def test_shots_agree_with_the_engine_nearly_always():
         total += 1
         agree += brute == encoder.shots(pos.mover, pos.opponent)
     assert agree >= 0.97 * total, (agree, total)
+
+
+def _blots_at_one_and_six():
+    """The mover has a lone checker on its index 20 (13 on its ace point);
+    the opponent has blots 1 and 6 pips in front of it and 13 checkers home."""
+    me, opp = [0] * 25, [0] * 25
+    me[20], me[0] = 1, 14
+    opp[23 - 19], opp[23 - 14], opp[0] = 1, 1, 13
+    return opp, me
+
+
+def test_pip_loss_and_double_shots():
+    opp, me = _blots_at_one_and_six()
+    d = encoder.encode_dense((opp, me))
+    f = encoder.FEAT
+    # the 1-away blot (opponent's point 5, 20 pips lost) is hit by any 1: 11 rolls;
+    # the 6-away blot (point 10, 15 pips lost) by 13 more: 6-2..6-6 (9), 4-2, 3-3, 2-2
+    assert d[f + encoder.SHOTS] == pytest.approx(24 / 36)
+    assert d[f + encoder.PIPLOSS] == pytest.approx((20 * 11 + 15 * 13) / 432)
+    # only 6-1 hits both blots, one with each die
+    assert d[f + encoder.DOUBLE] == pytest.approx(2 / 36)
+    # a single blot cannot be hit twice
+    opp[23 - 19], opp[0] = 0, 14
+    d = encoder.encode_dense((opp, me))
+    assert d[f + encoder.DOUBLE] == 0.0
+    assert d[f + encoder.PIPLOSS] == pytest.approx(15 * 17 / 432)
+
+
+def test_break_contact_pips():
+    opp, me = _blots_at_one_and_six()
+    d = encoder.encode_dense((opp, me))
+    f = encoder.FEAT
+    # the opponent's rearmost checker is on the mover's index 14: the mover's
+    # checker on 20 needs 7 pips to get past it
+    assert d[f + encoder.BREAK] == pytest.approx(0.07)
+    # the opponent's checkers on its indexes 9 and 4 must pass the mover's
+    # checker on its index 3 (the mover's 20): 7 + 2 pips
+    assert d[f + encoder.N_FEAT + encoder.BREAK] == pytest.approx(0.09)
