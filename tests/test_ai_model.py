@@ -215,3 +215,28 @@ def test_break_contact_pips():
     # the opponent's checkers on its indexes 9 and 4 must pass the mover's
     # checker on its index 3 (the mover's 20): 7 + 2 pips
     assert d[f + encoder.N_FEAT + encoder.BREAK] == pytest.approx(0.09)
+
+
+def test_hit_features_are_consistent_over_random_positions():
+    """Pip loss is at most 24 pips per hitting roll, double shots are hitting
+    rolls, and pips to break contact are zero exactly when a side has no
+    checker behind the other's rearmost one."""
+    rng = random.Random(11)
+    seen = 0
+    f = encoder.FEAT
+    while seen < 300:
+        pos = random_walk(rng, rng.randint(1, 60))
+        b = board(pos)
+        if not encoder.is_contact(b):
+            continue
+        seen += 1
+        d = encoder.encode_dense(b)
+        for side, (me, opp) in enumerate(((pos.mover, pos.opponent), (pos.opponent, pos.mover))):
+            base = f + side * encoder.N_FEAT
+            shots36 = d[base + encoder.SHOTS] * 36
+            assert d[base + encoder.DOUBLE] * 36 <= shots36 + 1e-9
+            assert d[base + encoder.PIPLOSS] * 432 <= 24 * shots36 + 1e-9
+            assert (d[base + encoder.PIPLOSS] > 0) == (shots36 > 0)
+            opp_back = max(i for i in range(25) if opp[i])
+            behind = any(me[i] for i in range(24 - opp_back, 25))
+            assert (d[base + encoder.BREAK] > 0) == behind
