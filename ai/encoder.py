@@ -19,20 +19,15 @@ Layout (named offsets; ``SIDE`` = one side's block, mover first):
 ``MOVER + HOME``          mover's checkers in own home board / 15
 ``OPPONENT + ...``        the same for the opponent
 ``CONTACT``               1 if some checker can still hit or be hit
-``FEAT + k`` (contact)    hand-made contact features, mover's 8 then the
-                          opponent's 8 (zero in races; see :func:`_contact_features`):
+``FEAT + k`` (contact)    hand-made contact features, mover's 5 then the
+                          opponent's 5 (zero in races; see :func:`_contact_features`):
                           ``SHOTS`` rolls of 36 with which this side could hit a
                           blot, ``ESCAPE`` rolls of 36 on which its rearmost
                           checker can jump the other side's points,
                           ``CONTAINED`` 1 - the fewest escaping rolls from the
                           other side's home and outer boards, ``PRIME`` longest
                           run of made points / 6, ``CLOSED`` (home points made
-                          / 6) squared (the other side's chance to stay out),
-                          ``PIPLOSS`` pips the other side expects to lose to
-                          this side's hits / (36 * 12), ``DOUBLE`` rolls of 36
-                          hitting two blots with one die each, ``BREAK`` pips
-                          this side needs to pass the other's rearmost checker
-                          / 100 (gnubg's "break contact")
+                          / 6) squared (the other side's chance to stay out)
 ========================  =======================================================
 
 >>> start = (0,)*5 + (5, 0, 3) + (0,)*4 + (5,) + (0,)*10 + (2, 0)
@@ -42,7 +37,6 @@ True
 
 from __future__ import annotations
 
-from operator import mul as _mul
 from typing import Sequence
 
 Board = Sequence[Sequence[int]]  # (opponent[25], mover[25])
@@ -58,9 +52,9 @@ MOVER = 0
 OPPONENT = SIDE
 CONTACT = 2 * SIDE
 FEAT = CONTACT + 1
-SHOTS, ESCAPE, CONTAINED, PRIME, CLOSED, PIPLOSS, DOUBLE, BREAK = range(8)
-N_FEAT = 8  # per side
-N_INPUTS = FEAT + 2 * N_FEAT  # 225
+SHOTS, ESCAPE, CONTAINED, PRIME, CLOSED = range(5)
+N_FEAT = 5  # per side
+N_INPUTS = FEAT + 2 * N_FEAT  # 219
 
 # POINT_UNITS[n] = the (unit, value) pairs of a point holding n checkers.
 POINT_UNITS: tuple[tuple[tuple[int, float], ...], ...] = tuple(
@@ -182,38 +176,23 @@ def shots(attacker: Sequence[int], defender: Sequence[int], defender_made: int =
     ``defender``'s blots (intermediate points must be open; with two or more
     checkers on the bar only hits from the bar count). ``defender_made`` is
     :func:`_made_mask` of ``defender`` when already known."""
-    return _hits(attacker, defender, defender_made)[0]
-
-
-def _hits(attacker: Sequence[int], defender: Sequence[int], defender_made: int = -1) -> tuple:
-    """``(shots, pip loss, double shots)`` of ``attacker`` against ``defender``'s
-    blots: rolls of 36 that hit, pips the defender loses summed over the 36
-    rolls (each roll hitting the blot that costs most), and rolls of 36 on
-    which each die hits a different blot directly."""
     blots = [b for b in range(24) if defender[b] == 1]
     if not blots:
-        return 0, 0, 0
+        return 0
     if defender_made < 0:
         defender_made = _made_mask(defender)
     # bit o of (made << 1) >> (24 - s): the point o pips ahead of the attacker's
     # index s is made (the defender's index 23 - (s - o)).
     made = defender_made << 1
     sources = (24,) if attacker[24] >= 2 else [i for i in range(25) if attacker[i]]
-    aheads = [(s, made >> (24 - s)) for s in sources]
+    mask = 0
     table = _SHOTS
-    covered = 0  # rolls hitting some blot
-    loss = 0
-    by_die = [0] * 7  # by_die[d]: bit j set when a die of d hits blot j directly
-    direct = 0
-    for j, b in enumerate(blots):  # ascending: the costliest blot (deepest in its home) first
-        mask = covered  # rolls already counted need no second look
-        for s, ahead in aheads:
+    for s in sources:
+        ahead = made >> (24 - s)
+        for b in blots:
             k = s - 23 + b  # the blot is at the attacker's index 23 - b
             if k <= 0:
                 continue
-            if k <= 6:
-                by_die[k] |= 1 << j
-                direct += 1
             always, cond = table[k]
             mask |= always
             for bit, paths in cond:
@@ -222,32 +201,7 @@ def _hits(attacker: Sequence[int], defender: Sequence[int], defender_made: int =
                         if not ahead & path:
                             mask |= bit
                             break
-        new = mask & ~covered
-        if new:
-            loss += (24 - b) * (2 * _popcount(new & _NONDOUBLE_BITS) + _popcount(new & _DOUBLE_BITS))
-            covered = mask
-    double = _double_shots(by_die) if direct >= 2 else 0
-    shots_ = 2 * _popcount(covered & _NONDOUBLE_BITS) + _popcount(covered & _DOUBLE_BITS)
-    return shots_, loss, double
-
-
-_DISTANCES = tuple(range(2, 27))  # to pass a checker d points ahead: d + 1 pips
-def _double_shots(by_die: list) -> int:
-    """Rolls of 36 on which one die hits one blot directly and the other die
-    another (``by_die[d]``: the blots a die of d hits, as bits)."""
-    n = 0
-    for a in range(1, 7):
-        blots_a = by_die[a]
-        if not blots_a:
-            continue
-        if blots_a & (blots_a - 1):  # two blots for a double
-            n += 1
-        for b in range(a + 1, 7):
-            blots_b = by_die[b]
-            both = blots_a | blots_b
-            if blots_b and both & (both - 1):
-                n += 2
-    return n
+    return 2 * _popcount(mask & _NONDOUBLE_BITS) + _popcount(mask & _DOUBLE_BITS)
 
 
 def _made_mask(side: Sequence[int]) -> int:
@@ -260,8 +214,8 @@ def _made_mask(side: Sequence[int]) -> int:
     return m
 
 
-def _side_features(me: Sequence[int], opp: Sequence[int], my_back: int, opp_back: int,
-                   opp_made: int, my_made: int) -> tuple:
+def _side_features(me: Sequence[int], opp: Sequence[int], my_back: int, opp_made: int,
+                   my_made: int) -> tuple:
     esc = _ESCAPES
     back = esc[(opp_made >> (24 - my_back)) & 0xFFF] if my_back >= 0 else 36
     fewest = min(esc[(opp_made >> (24 - n)) & 0xFFF] for n in range(15, 25))
@@ -271,12 +225,8 @@ def _side_features(me: Sequence[int], opp: Sequence[int], my_back: int, opp_back
         m &= m >> 1
         best += 1
     home = _popcount(my_made & 0x3F)
-    hits, loss, double = _hits(me, opp, opp_made)
-    # the opponent's rearmost checker is at my index 23 - opp_back
-    t = 23 - opp_back
-    brk = sum(map(_mul, me[t + 1:25], _DISTANCES))
-    return (hits / 36.0, back / 36.0, 1.0 - fewest / 36.0, best / 6.0, (home / 6.0) ** 2,
-            loss / 432.0, double / 36.0, brk / 100.0)
+    return (shots(me, opp, opp_made) / 36.0, back / 36.0, 1.0 - fewest / 36.0,
+            best / 6.0, (home / 6.0) ** 2)
 
 
 def _contact_features(me: Sequence[int], opp: Sequence[int], my_back: int, opp_back: int,
@@ -284,9 +234,8 @@ def _contact_features(me: Sequence[int], opp: Sequence[int], my_back: int, opp_b
     my_made = _made_mask(me)
     opp_made = _made_mask(opp)
     append = out.append
-    for base, vals in ((FEAT, _side_features(me, opp, my_back, opp_back, opp_made, my_made)),
-                       (FEAT + N_FEAT, _side_features(opp, me, opp_back, my_back, my_made,
-                                                      opp_made))):
+    for base, vals in ((FEAT, _side_features(me, opp, my_back, opp_made, my_made)),
+                       (FEAT + N_FEAT, _side_features(opp, me, opp_back, my_made, opp_made))):
         for k, v in enumerate(vals):
             if v:
                 append((base + k, v))
