@@ -146,19 +146,27 @@ def rank(pos: Position, d1: int, d2: int, plies: int = 1, max_candidates: int = 
         plays = pos.legal_plays(d1, d2)
     if not plays:
         return []
-    probs = ev.plays0(pos, [p.result for p in plays])
-    cands = sorted(
-        (Candidate(p, pr, equity(pr), 0) for p, pr in zip(plays, probs)),
-        key=lambda c: -c.equity,
-    )
-    if plies >= 1 and len(cands) > 1:
-        best = cands[0].equity
-        top = [c for c in cands[:max_candidates] if c.equity >= best - threshold]
+    results = [p.result for p in plays]
+    return refine(plays, results, ev.plays0(pos, results), plies, max_candidates, threshold)
+
+
+def refine(plays: Sequence, results: Sequence[Position], probs: Sequence[tuple], plies: int = 1,
+           max_candidates: int = 6, threshold: float = 0.12) -> list[Candidate]:
+    """Rank ``plays`` (any labels) by their results' 0-ply ``probs``, best
+    first; with ``plies`` = 1 the move filter's survivors are re-evaluated
+    with the one-roll lookahead and ranked first (see :func:`rank`)."""
+    eqs = [equity(pr) for pr in probs]
+    order = sorted(range(len(eqs)), key=lambda i: -eqs[i])
+    cands = [Candidate(plays[i], probs[i], eqs[i], 0) for i in order]
+    if plies >= 1 and len(order) > 1:
+        best = eqs[order[0]]
+        top = [i for i in order[:max_candidates] if eqs[i] >= best - threshold]
         if len(top) > 1:
+            ev = evaluator()
             deep = []
-            for c in top:
-                pr = ev.ply1(c.play.result)
-                deep.append(Candidate(c.play, pr, equity(pr), 1))
+            for i in top:
+                pr = ev.ply1(results[i])
+                deep.append(Candidate(plays[i], pr, equity(pr), 1))
             deep.sort(key=lambda c: -c.equity)
             cands = deep + cands[len(top):]
     return cands

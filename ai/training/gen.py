@@ -107,6 +107,15 @@ def generate(n_games: int, seed: int, out: str, alts: int = 1, plies: int = 1) -
     np.savez_compressed(out, boards=arr, labels=labels)
 
 
+def result_equity(board, plies: int) -> float:
+    """gnubg's equity, for the side that just played, of a play's result
+    ``board`` (the opponent on roll) at ``plies``; exact when the game is over."""
+    if sum(board[0]) == 0:
+        loser = board[1]  # the mover won: gammon/backgammon if the loser has none off
+        return 1.0 if sum(loser) < 15 else (3.0 if sum(loser[18:25]) else 2.0)
+    return -equity(gnubg.probabilities(board, plies))
+
+
 def generate_testset(n: int, seed: int, out: str, plies: int = 1) -> None:
     """Held-out decisions: for each, the resulting boards (opponent on roll)
     and gnubg's equity (for the mover) of each after a `plies`-ply evaluation."""
@@ -126,11 +135,7 @@ def generate_testset(n: int, seed: int, out: str, plies: int = 1) -> None:
         for p in plays:
             b = gnubg.board_from_position_key(p[0])
             results.append(flat(b))
-            if sum(b[0]) == 0:
-                loser = b[1]  # the mover won: gammon/backgammon if the loser has none off
-                eqs.append(1.0 if sum(loser) < 15 else (3.0 if sum(loser[18:25]) else 2.0))
-            else:
-                eqs.append(-equity(gnubg.probabilities(b, plies)))
+            eqs.append(result_equity(b, plies))
         offsets.append(len(results))
     np.savez_compressed(out, results=np.array(results, dtype=np.uint8),
                         offsets=np.array(offsets, dtype=np.int64),

@@ -44,13 +44,9 @@ def main(argv=None) -> None:
         for i, j in decisions:
             rs = [Position(tuple(int(v) for v in res[k, :25]), tuple(int(v) for v in res[k, 25:]))
                   for k in range(i, j)]
-            e0 = [net.equity(ev.after(r)) for r in rs]
-            order = sorted(range(len(rs)), key=lambda k: -e0[k])
-            if plies:
-                top = [k for k in order[:max_plays] if e0[k] >= e0[order[0]] - threshold]
-                if len(top) > 1:
-                    order = sorted(top, key=lambda k: -net.equity(ev.ply1(rs[k])))
-            lost += float(eqs[i:j].max() - eqs[i + order[0]])
+            best = search.refine(range(len(rs)), rs, [ev.after(r) for r in rs], plies,
+                                 max_plays, threshold)[0].play
+            lost += float(eqs[i:j].max() - eqs[i + best])
         print(f"  {plies}-ply, up to {max_plays} plays within {threshold}: "
               f"{lost / len(decisions):.5f} per decision ({time.time() - t0:.0f}s)", flush=True)
 

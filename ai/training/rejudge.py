@@ -12,10 +12,9 @@ import argparse
 import os
 import time
 
-import gnubg_nn as gnubg
 import numpy as np
 
-from ai.training.gen import equity, progress
+from ai.training.gen import progress, result_equity
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -31,12 +30,7 @@ def main(argv=None) -> None:
     eqs = []
     t0 = time.time()
     for i, row in enumerate(results.tolist()):
-        b = [row[:25], row[25:]]  # after the play: the opponent on roll
-        if sum(b[0]) == 0:  # the mover has borne off its last checker
-            loser = b[1]
-            eqs.append(1.0 if sum(loser) < 15 else (3.0 if sum(loser[18:25]) else 2.0))
-        else:
-            eqs.append(-equity(gnubg.probabilities(b, a.plies)))
+        eqs.append(result_equity([row[:25], row[25:]], a.plies))
         if i % 200 == 0 or i == len(results) - 1:
             progress(i + 1, len(results), t0, f"{a.plies}-ply judge")
     np.savez_compressed(a.out, results=results, offsets=offsets,
