@@ -202,6 +202,13 @@ def play_to_end(host, guest, max_turns=400, *, stop_after=None, clicks=0) -> int
     raise AssertionError("the game did not end")
 
 
+def wait_name(page, name: str) -> None:
+    """Wait (up to 15 s) until the friend's name shown starts with ``name``."""
+    page.wait_for_function(
+        "n => { const e = document.querySelector('[data-testid=\"friend-name\"]');"
+        " return !!e && e.innerText.startsWith(n); }", arg=name, timeout=15_000)
+
+
 def start_pair(players, wait_ready, host_name="Ann", guest_name="Bob", host_motion="reduce"):
     make, log = players
     hctx, gctx = make("host", host_name, host_motion), make("guest", guest_name)
@@ -220,8 +227,11 @@ def test_complete_friend_game_through_the_links(players, wait_ready, shoot):
     ha, ga = attrs(host), attrs(guest)
     assert ha["me"] == "white" and ga["me"] == "black"
     assert ha["bottom"] == "white" and ga["bottom"] == "black"   # own home bottom-right
+    # the names arrive over the data channel, possibly just after "connected"
+    wait_name(host, EVIL_NAME)
     assert host.locator('[data-testid="friend-name"]').inner_text().startswith(EVIL_NAME)
     assert host.evaluate("document.querySelectorAll('#friend-panel img, #friend-panel i').length") == 0
+    wait_name(guest, "Ann")
     assert guest.locator('[data-testid="friend-name"]').inner_text().startswith("Ann")
     assert host.evaluate("window.pwned") is None
     # the opening roll came from the fair exchange and both agree on it
