@@ -14,7 +14,10 @@ Opponents: gnubg ``expert`` (0-ply, no noise), ``advanced`` (noise 0.015),
 ``intermediate`` (0.04), ``casual`` (0.05), ``beginner`` (0.06), or ``levelK``
 (our own level K). gnubg-nn has no noise setting, so the noisy players add
 Gaussian noise of that standard deviation to the 0-ply equity of each of
-gnubg's plays and take the best.
+gnubg's plays and take the best. ``expert1ply`` is gnubg-nn's 1-ply player (no
+noise), a reference for what a one-roll lookahead is worth.
+``--player SPEC`` replaces our level as the first player by any of these, e.g.
+``--player expert1ply --opponent advanced``.
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ import time
 from engine import Position
 
 GNUBG_NOISE = {"expert": 0.0, "advanced": 0.015, "intermediate": 0.04, "casual": 0.05,
-               "beginner": 0.06}
+               "beginner": 0.06, "expert1ply": 0.0}
+GNUBG_PLIES = {"expert1ply": 1}  # the others are 0-ply
 
 
 def _eq(p) -> float:
@@ -45,12 +49,15 @@ class GnubgPlayer:
         import gnubg_nn
 
         self.g = gnubg_nn
-        self.name = f"gnubg {name} (0-ply, noise {GNUBG_NOISE[name]})"
+        self.plies = GNUBG_PLIES.get(name, 0)
+        self.name = f"gnubg {name} ({self.plies}-ply, noise {GNUBG_NOISE[name]})"
         self.noise = GNUBG_NOISE[name]
         self.rng = random.Random(seed)
 
     def choose(self, pos: Position, d1: int, d2: int, plays):
-        res = self.g.best_move(_board(pos), d1, d2, n=0, list=1)
+        if self.plies:
+            return self._deep(plays)
+        res = self.g.best_move(_board(pos), d1, d2, n=self.plies, list=1)
         cands = res[1]
         if self.noise:
             key = max(cands, key=lambda c: c[3] + self.rng.gauss(0.0, self.noise))[0]
@@ -62,6 +69,20 @@ class GnubgPlayer:
             if p.result.mover == mover and p.result.opponent == opp:
                 return p
         raise RuntimeError(f"gnubg's play not found among the engine's: {pos.id} {d1}{d2}")
+
+    def _deep(self, plays):
+        """gnubg-nn's best_move at 1-ply and more crashes (and at 0-ply returns
+        garbage) in some late bear-offs, so a deeper gnubg player evaluates
+        every play's result itself; a play that bears off the last checker wins."""
+        best, best_eq = None, -9.0
+        for p in plays:
+            r = p.result
+            if not any(r.mover):
+                return p
+            e = -_eq(self.g.probabilities([list(r.mover), list(r.opponent)], self.plies))
+            if e > best_eq:
+                best, best_eq = p, e
+        return best
 
 
 class OurPlayer:
@@ -223,6 +244,8 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=100, help="games (rounded up to an even number)")
     ap.add_argument("--level", type=int, default=5)
     ap.add_argument("--opponent", default="expert")
+    ap.add_argument("--player", default=None,
+                    help="first player instead of --level: levelK or a gnubg player (e.g. expert1ply)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--judge-plies", type=int, default=1, help="gnubg plies for the error rate")
     ap.add_argument("--no-judge", action="store_true")
@@ -234,7 +257,8 @@ def main(argv=None) -> int:
         for k in range(2, 6):
             run_match(OurPlayer(k, a.seed), OurPlayer(k - 1, a.seed + 1), pairs, a.seed, judge)
         return 0
-    run_match(OurPlayer(a.level, a.seed), make_player(a.opponent, a.seed + 7), pairs, a.seed, judge)
+    first = make_player(a.player, a.seed) if a.player else OurPlayer(a.level, a.seed)
+    run_match(first, make_player(a.opponent, a.seed + 7), pairs, a.seed, judge)
     return 0
 
 

@@ -43,3 +43,30 @@ def test_error_rate_and_ratio_are_reported():
     text = out.getvalue()
     assert "error 4.00 +/- 0.00 millipoints/decision" in text
     assert "error ratio ai level 4" in text and ": 1.000" in text
+
+
+def test_gnubg_one_ply_player_survives_late_bear_offs():
+    """gnubg-nn's own 1-ply best_move crashes in this bear-off (6-5, three
+    checkers left); the reference player evaluates each play itself."""
+    from engine import Position
+
+    from ai.bench import GnubgPlayer
+
+    deep = GnubgPlayer("expert1ply", 1)
+    pos = Position([0, 2, 0, 0, 1] + [0] * 20, [1, 1, 2, 1, 2] + [0] * 20)
+    plays = pos.legal_plays(6, 5)
+    assert deep.choose(pos, 6, 5, plays) in plays
+    last_two = Position([0, 1, 0, 0, 1] + [0] * 20, [1, 1, 2, 1, 2] + [0] * 20)
+    plays = last_two.legal_plays(6, 5)
+    assert not any(deep.choose(last_two, 6, 5, plays).result.mover)  # bears off and wins
+
+
+def test_gnubg_one_ply_player_agrees_on_an_opening_roll():
+    from engine import Position
+
+    from ai.bench import GnubgPlayer
+
+    start = Position.start()
+    plays = start.legal_plays(3, 1)
+    assert (GnubgPlayer("expert1ply", 1).choose(start, 3, 1, plays)
+            == GnubgPlayer("expert", 1).choose(start, 3, 1, plays))
