@@ -177,3 +177,16 @@ def test_shots_agree_with_the_engine_nearly_always():
         total += 1
         agree += brute == encoder.shots(pos.mover, pos.opponent)
     assert agree >= 0.97 * total, (agree, total)
+
+
+def test_weights_and_tables_fit_in_one_and_a_half_megabytes_gzipped():
+    """The issue's size limit for everything the AI downloads into the browser."""
+    import gzip
+    import pathlib
+
+    folder = pathlib.Path(net.__file__).parent / "weights"
+    files = sorted(folder.iterdir())
+    assert {f.name for f in files} >= {"contact.bin", "race.bin", "bearoff.bin.gz"}
+    total = sum(len(f.read_bytes()) if f.suffix == ".gz" else len(gzip.compress(f.read_bytes()))
+                for f in files)
+    assert total <= 1_500_000, f"{total} bytes gzip-compressed"

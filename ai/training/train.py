@@ -2,7 +2,7 @@
 
 Steps (each resumable: finished parts are kept in ai/training/data/):
  1. noisy gnubg-nn self-play games, in chunks; positions labelled with
-    gnubg-nn 1-ply probabilities (see gen.py);
+    gnubg-nn 0-ply probabilities (see gen.py; ``--label-plies 1`` for 1-ply);
  2. a held-out set of decisions for strength checkpoints;
  3. train a contact net and a race net (torch, CPU, one thread) on the shared
     encoder's inputs, saving a checkpoint every epoch and printing, every
@@ -149,12 +149,13 @@ def train_net(name: str, x: np.ndarray, y: np.ndarray, n_hidden: int, epochs: in
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--chunks", type=int, default=14, help="chunks of --chunk-games games")
-    ap.add_argument("--chunk-games", type=int, default=500)
+    ap.add_argument("--chunks", type=int, default=10, help="chunks of --chunk-games games")
+    ap.add_argument("--chunk-games", type=int, default=5000)
+    ap.add_argument("--label-plies", type=int, default=0, help="gnubg plies for the labels")
     ap.add_argument("--test", type=int, default=1000, help="held-out decisions")
-    ap.add_argument("--epochs", type=int, default=60)
-    ap.add_argument("--race-epochs", type=int, default=80)
-    ap.add_argument("--hidden", type=int, default=256)
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--race-epochs", type=int, default=15)
+    ap.add_argument("--hidden", type=int, default=512)
     ap.add_argument("--race-hidden", type=int, default=64)
     ap.add_argument("--gen-only", action="store_true", help="only generate the data")
     ap.add_argument("--tag", default="", help="suffix for checkpoint names (a fresh training run)")
@@ -167,10 +168,11 @@ def main(argv=None) -> None:
 
     files = []
     for c in range(a.chunks):
-        path = os.path.join(DATA, f"train_{a.seed}_{c}.npz")
+        path = os.path.join(DATA, f"chunk_{a.seed}_{c}_{a.chunk_games}g_{a.label_plies}ply.npz")
         if not os.path.exists(path):
             print(f"chunk {c + 1}/{a.chunks}: {a.chunk_games} games", flush=True)
-            gen.generate(a.chunk_games, a.seed * 1000 + c, path + ".tmp.npz")
+            gen.generate(a.chunk_games, a.seed * 1000 + 100 + c, path + ".tmp.npz",
+                         plies=a.label_plies)
             os.replace(path + ".tmp.npz", path)
         files.append(path)
     test_path = os.path.join(DATA, f"test_{a.seed}_{a.test}.npz")
