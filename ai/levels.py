@@ -9,8 +9,8 @@ always plays the same way, whatever happened before.
 ======  =================================================  =========
 level   search                                             noise
 ======  =================================================  =========
-1       0-ply                                              0.075
-2       0-ply                                              0.055
+1       0-ply                                              0.078
+2       0-ply                                              0.056
 3       0-ply                                              0.035
 4       0-ply                                              0
 5       0-ply, then 1-ply on up to 5 plays within 0.10     0
@@ -35,8 +35,8 @@ class Level(NamedTuple):
 
 
 LEVELS = {
-    1: Level(0, 0.075),
-    2: Level(0, 0.055),
+    1: Level(0, 0.078),
+    2: Level(0, 0.056),
     3: Level(0, 0.035),
     4: Level(0, 0.0),
     5: Level(1, 0.0, 5, 0.10),
