@@ -44,6 +44,17 @@ def _board(pos: Position):
     return [list(pos.opponent), list(pos.mover)]
 
 
+def _result_value(g, result: Position, plies: int) -> float:
+    """gnubg's equity at ``plies`` of a play's ``result`` for the side that
+    played (exact when that play bore off the last checker)."""
+    if not any(result.mover):
+        loser = result.opponent
+        if sum(loser) < 15:
+            return 1.0
+        return 3.0 if any(loser[18:25]) else 2.0
+    return -_eq(g.probabilities([list(result.mover), list(result.opponent)], plies))
+
+
 class GnubgPlayer:
     def __init__(self, name: str, seed: int):
         import gnubg_nn
@@ -57,7 +68,7 @@ class GnubgPlayer:
     def choose(self, pos: Position, d1: int, d2: int, plays):
         if self.plies:
             return self._deep(plays)
-        res = self.g.best_move(_board(pos), d1, d2, n=self.plies, list=1)
+        res = self.g.best_move(_board(pos), d1, d2, n=0, list=1)
         cands = res[1]
         if self.noise:
             key = max(cands, key=lambda c: c[3] + self.rng.gauss(0.0, self.noise))[0]
@@ -74,15 +85,10 @@ class GnubgPlayer:
         """gnubg-nn's best_move at 1-ply and more crashes (and at 0-ply returns
         garbage) in some late bear-offs, so a deeper gnubg player evaluates
         every play's result itself; a play that bears off the last checker wins."""
-        best, best_eq = None, -9.0
         for p in plays:
-            r = p.result
-            if not any(r.mover):
+            if not any(p.result.mover):
                 return p
-            e = -_eq(self.g.probabilities([list(r.mover), list(r.opponent)], self.plies))
-            if e > best_eq:
-                best, best_eq = p, e
-        return best
+        return max(plays, key=lambda p: _result_value(self.g, p.result, self.plies))
 
 
 class OurPlayer:
@@ -117,17 +123,11 @@ class Judge:
         self.cache: dict = {}
 
     def _value(self, result: Position) -> float:
-        """gnubg's equity of a play's result for the side that played."""
-        if not any(result.mover):
-            loser = result.opponent
-            if sum(loser) < 15:
-                return 1.0
-            return 3.0 if any(loser[18:25]) else 2.0
+        """gnubg's equity of a play's result for the side that played (cached)."""
         key = (result.mover, result.opponent)
         v = self.cache.get(key)
         if v is None:
-            v = -_eq(self.g.probabilities([list(result.mover), list(result.opponent)], self.plies))
-            self.cache[key] = v
+            v = self.cache[key] = _result_value(self.g, result, self.plies)
         return v
 
     def loss(self, pos: Position, d1: int, d2: int, chosen) -> float:
