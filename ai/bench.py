@@ -15,7 +15,9 @@ Opponents: gnubg ``expert`` (0-ply, no noise), ``advanced`` (noise 0.015),
 (our own level K). gnubg-nn has no noise setting, so the noisy players add
 Gaussian noise of that standard deviation to the 0-ply equity of each of
 gnubg's plays and take the best. ``expert1ply`` is gnubg-nn's 1-ply player (no
-noise), a reference for what a one-roll lookahead is worth.
+noise), a reference for what a one-roll lookahead is worth; ``expert2ply``
+is its 2-ply player on the best 8 plays within 0.16 at 0-ply (gnubg's own
+move filter), a reference for what a two-roll lookahead is worth.
 ``--player SPEC`` replaces our level as the first player by any of these, e.g.
 ``--player expert1ply --opponent advanced``.
 """
@@ -32,8 +34,11 @@ import time
 from engine import Position
 
 GNUBG_NOISE = {"expert": 0.0, "advanced": 0.015, "intermediate": 0.04, "casual": 0.05,
-               "beginner": 0.06, "expert1ply": 0.0}
-GNUBG_PLIES = {"expert1ply": 1}  # the others are 0-ply
+               "beginner": 0.06, "expert1ply": 0.0, "expert2ply": 0.0}
+GNUBG_PLIES = {"expert1ply": 1, "expert2ply": 2}  # the others are 0-ply
+# gnubg's default move filter before a 2-ply evaluation: the best 8 plays at
+# 0-ply within 0.16 of the best (2-ply costs ~17 ms a position in gnubg-nn)
+DEEP_FILTER = (8, 0.16)
 
 
 def _eq(p) -> float:
@@ -88,6 +93,11 @@ class GnubgPlayer:
         for p in plays:
             if not any(p.result.mover):
                 return p
+        if self.plies >= 2:
+            keep, within = DEEP_FILTER
+            v0 = sorted(((_result_value(self.g, p.result, 0), i) for i, p in enumerate(plays)),
+                        reverse=True)
+            plays = [plays[i] for v, i in v0[:keep] if v >= v0[0][0] - within]
         return max(plays, key=lambda p: _result_value(self.g, p.result, self.plies))
 
 
