@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -195,8 +196,18 @@ def test_new_deploy_waits_until_the_page_lets_it(page, page_log, wait_ready, wai
 
     # The page decides: activate, which reloads it on v2.
     page.wait_for_function("window.bgServiceWorker && window.bgServiceWorker.updateReady", timeout=60_000)
-    with page.expect_navigation():
-        assert page.evaluate("window.bgServiceWorker.applyUpdate()") is True
+    # Activation waits for the old worker's in-flight events, so allow as long
+    # as the other waits here; say where it stood if it never reloads.
+    try:
+        with page.expect_navigation(timeout=60_000):
+            assert page.evaluate("window.bgServiceWorker.applyUpdate()") is True
+    except PlaywrightTimeout:
+        state = page.evaluate("""navigator.serviceWorker.getRegistration().then(r => ({
+            active: r.active && r.active.state, waiting: r.waiting && r.waiting.state,
+            installing: r.installing && r.installing.state,
+            controlled: !!navigator.serviceWorker.controller}))""")
+        pytest.fail(f"applyUpdate() did not reload the page within 60 s; registration: {state}; "
+                    f"page problems: {page_log.problems()}")
     wait_ready(page)
     assert page.evaluate("window.bgServiceWorker.version()") == v2
     assert "v2" in page.evaluate("fetch('bare.html').then(r => r.text())")
