@@ -16,8 +16,8 @@ Opponents: gnubg ``expert`` (0-ply, no noise), ``advanced`` (noise 0.015),
 Gaussian noise of that standard deviation to the 0-ply equity of each of
 gnubg's plays and take the best. ``expert1ply`` is gnubg-nn's 1-ply player (no
 noise), a reference for what a one-roll lookahead is worth; ``expert2ply``
-is its 2-ply player on the best 8 plays within 0.16 at 0-ply (gnubg's own
-move filter), a reference for what a two-roll lookahead is worth.
+is its 2-ply player on the best 8 plays within 0.16 at 0-ply (the first
+stage of gnubg's move filter), a reference for what a two-roll lookahead is worth.
 ``--player SPEC`` replaces our level as the first player by any of these, e.g.
 ``--player expert1ply --opponent advanced``.
 """
@@ -36,7 +36,7 @@ from engine import Position
 GNUBG_NOISE = {"expert": 0.0, "advanced": 0.015, "intermediate": 0.04, "casual": 0.05,
                "beginner": 0.06, "expert1ply": 0.0, "expert2ply": 0.0}
 GNUBG_PLIES = {"expert1ply": 1, "expert2ply": 2}  # the others are 0-ply
-# gnubg's default move filter before a 2-ply evaluation: the best 8 plays at
+# the first stage of gnubg's default move filter: the best 8 plays at
 # 0-ply within 0.16 of the best (2-ply costs ~17 ms a position in gnubg-nn)
 DEEP_FILTER = (8, 0.16)
 
