@@ -72,7 +72,7 @@ def test_gnubg_one_ply_player_agrees_on_an_opening_roll():
             == GnubgPlayer("expert", 1).choose(start, 3, 1, plays))
 
 
-def test_gnubg_two_ply_player_filters_then_agrees_on_opening_rolls():
+def test_gnubg_two_ply_player_filters_then_agrees_on_opening_rolls(monkeypatch):
     from engine import Position
 
     from ai import bench
@@ -81,15 +81,12 @@ def test_gnubg_two_ply_player_filters_then_agrees_on_opening_rolls():
     assert two.plies == 2 and "2-ply" in two.name
     seen = []
     real = bench._result_value
-    try:
-        bench._result_value = lambda g, r, plies: seen.append(plies) or real(g, r, plies)
-        start = Position.start()
-        for d1, d2 in ((3, 1), (4, 2)):
-            plays = start.legal_plays(d1, d2)
-            seen.clear()
-            assert (two.choose(start, d1, d2, plays)
-                    == bench.GnubgPlayer("expert", 1).choose(start, d1, d2, plays))
-            # every play at 0-ply, then at most 8 of them at 2-ply
-            assert seen.count(0) == len(plays) and 1 <= seen.count(2) <= 8
-    finally:
-        bench._result_value = real
+    monkeypatch.setattr(bench, "_result_value", lambda g, r, plies: seen.append(plies) or real(g, r, plies))
+    start = Position.start()
+    for d1, d2 in ((3, 1), (4, 2)):
+        plays = start.legal_plays(d1, d2)
+        seen.clear()
+        assert (two.choose(start, d1, d2, plays)
+                == bench.GnubgPlayer("expert", 1).choose(start, d1, d2, plays))
+        # every play at 0-ply, then at most 8 of them at 2-ply
+        assert seen.count(0) == len(plays) and 1 <= seen.count(2) <= 8
