@@ -13,8 +13,9 @@
 Opponents: gnubg ``expert`` (0-ply, no noise), ``advanced`` (noise 0.015),
 ``intermediate`` (0.04), ``casual`` (0.05), ``beginner`` (0.06), or ``levelK``
 (our own level K). gnubg-nn has no noise setting, so the noisy players add
-Gaussian noise of that standard deviation to the 0-ply equity of each of
-gnubg's plays and take the best. ``expert1ply`` is gnubg-nn's 1-ply player (no
+gnubg's own deterministic noise to the 0-ply evaluation of each play and take
+the best, as gnubg 1.07's predefined players do (``ai.gnubg_noise``: noise on
+each of the five outputs, not on the equity, checked against Debian gnubg). ``expert1ply`` is gnubg-nn's 1-ply player (no
 noise), a reference for what a one-roll lookahead is worth; ``expert2ply``
 is its 2-ply player on the best 8 plays within 0.16 at 0-ply (the first
 stage of gnubg's move filter), a reference for what a two-roll lookahead is worth.
@@ -33,6 +34,8 @@ import time
 
 from engine import Position
 
+from ai import gnubg_noise
+
 GNUBG_NOISE = {"expert": 0.0, "advanced": 0.015, "intermediate": 0.04, "casual": 0.05,
                "beginner": 0.06, "expert1ply": 0.0, "expert2ply": 0.0}
 GNUBG_PLIES = {"expert1ply": 1, "expert2ply": 2}  # the others are 0-ply
@@ -41,7 +44,7 @@ GNUBG_PLIES = {"expert1ply": 1, "expert2ply": 2}  # the others are 0-ply
 DEEP_FILTER = (8, 0.16)
 
 
-def _eq(p) -> float:
+def _eq_of(p) -> float:
     return 2.0 * p[0] - 1.0 + p[1] + p[2] - p[3] - p[4]
 
 
@@ -57,7 +60,7 @@ def _result_value(g, result: Position, plies: int) -> float:
         if sum(loser) < 15:
             return 1.0
         return 3.0 if any(loser[18:25]) else 2.0
-    return -_eq(g.probabilities([list(result.mover), list(result.opponent)], plies))
+    return -_eq_of(g.probabilities([list(result.mover), list(result.opponent)], plies))
 
 
 class GnubgPlayer:
@@ -73,18 +76,35 @@ class GnubgPlayer:
     def choose(self, pos: Position, d1: int, d2: int, plays):
         if self.plies:
             return self._deep(plays)
-        res = self.g.best_move(_board(pos), d1, d2, n=0, list=1)
-        cands = res[1]
+        board = _board(pos)
+        cands = self.g.best_move(board, d1, d2, n=0, list=1)[1]
         if self.noise:
-            key = max(cands, key=lambda c: c[3] + self.rng.gauss(0.0, self.noise))[0]
+            mover, opp = self._noisy_best(board, d1, d2, cands)
         else:
-            key = cands[0][0]
-        b = self.g.board_from_position_key(key)  # (mover after play, opponent): swapped
-        mover, opp = tuple(b[0]), tuple(b[1])
+            b = self.g.board_from_position_key(cands[0][0])  # (mover after play, opponent)
+            mover, opp = tuple(b[0]), tuple(b[1])
         for p in plays:
             if p.result.mover == mover and p.result.opponent == opp:
                 return p
         raise RuntimeError(f"gnubg's play not found among the engine's: {pos.id} {d1}{d2}")
+
+    def _noisy_best(self, board, d1, d2, cands):
+        """gnubg's noisy 0-ply choice (see ai.gnubg_noise): the best play by
+        noisy equity; ties (clamped outputs make exact ties common) go to
+        the play gnubg generated first, as gnubg's ScoreMoves does."""
+        order = {}
+        for i, key in enumerate(self.g.moves(board, d1, d2)):
+            opp, mover = self.g.board_from_position_key(key)
+            order.setdefault((tuple(mover), tuple(opp)), i)
+        best = None
+        for key, _move, probs, _eq in cands:
+            b = self.g.board_from_position_key(key)  # (mover after play, opponent on roll)
+            result = (tuple(b[0]), tuple(b[1]))
+            value = 9.0 if not any(result[0]) else -_eq_of(gnubg_noise.noisy(result, probs, self.noise))
+            score = (value, -order[result])
+            if best is None or score > best[0]:
+                best = (score, result)
+        return best[1]
 
     def _deep(self, plays):
         """gnubg-nn's best_move at 1-ply and more crashes (and at 0-ply returns
