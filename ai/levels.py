@@ -2,19 +2,25 @@
 
 Each level ranks the legal plays with :func:`ai.search.rank` and then adds
 Gaussian noise of standard deviation ``noise`` (in equity) to every play's
-equity before taking the best, like GNU Backgammon's noisy players. The noise
-comes from a seeded RNG keyed by (seed, position, dice), so a given seed
-always plays the same way, whatever happened before.
+equity before taking the best (GNU Backgammon's noisy players add theirs to
+each of the five outputs instead: ``ai.gnubg_noise``). The noise comes from
+a seeded RNG keyed by (seed, position, dice), so a given seed always plays
+the same way, whatever happened before.
 
 ======  =================================================  =========
 level   search                                             noise
 ======  =================================================  =========
-1       0-ply                                              0.078
-2       0-ply                                              0.056
-3       0-ply                                              0.035
+1       0-ply                                              0.14
+2       0-ply                                              0.11
+3       0-ply                                              0.08
 4       0-ply                                              0
 5       0-ply, then 1-ply on up to 5 plays within 0.10     0
 ======  =================================================  =========
+
+The noises are set against GNU Backgammon's predefined players as the
+benchmark plays them (``ai.bench``, ``ai/README.md``): level 1 near gnubg
+Beginner, level 2 Casual, level 3 Intermediate; level 4 is the clean 0-ply
+player, above Advanced.
 """
 
 from __future__ import annotations
@@ -35,9 +41,9 @@ class Level(NamedTuple):
 
 
 LEVELS = {
-    1: Level(0, 0.078),
-    2: Level(0, 0.056),
-    3: Level(0, 0.035),
+    1: Level(0, 0.14),
+    2: Level(0, 0.11),
+    3: Level(0, 0.08),
     4: Level(0, 0.0),
     5: Level(1, 0.0, 5, 0.10),
 }
