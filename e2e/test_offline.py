@@ -198,6 +198,11 @@ def test_new_deploy_waits_until_the_page_lets_it(page, page_log, wait_ready, wai
     page.wait_for_function("window.bgServiceWorker && window.bgServiceWorker.updateReady", timeout=60_000)
     # Activation waits for the old worker's in-flight events, so allow as long
     # as the other waits here; say where it stood if it never reloads.
+    # Known flake, cause not found: it failed in two fresh-clone CI runs
+    # (2026-12-01), and run alone in a loop with a page that re-sent
+    # SKIP_WAITING every 3 s it failed 5 times in 32: re-asking does not
+    # stop it. Each time the new worker stayed "installed" past the wait, with
+    # no request of the page pending and the AI's blob worker alive.
     try:
         with page.expect_navigation(timeout=60_000):
             assert page.evaluate("window.bgServiceWorker.applyUpdate()") is True
