@@ -65,13 +65,14 @@ def _result_value(g, result: Position, plies: int) -> float:
 
 class GnubgPlayer:
     def __init__(self, name: str, seed: int):
+        """``seed`` is unused: gnubg's noise is deterministic (ai.gnubg_noise);
+        the parameter keeps every player's constructor alike."""
         import gnubg_nn
 
         self.g = gnubg_nn
         self.plies = GNUBG_PLIES.get(name, 0)
         self.name = f"gnubg {name} ({self.plies}-ply, noise {GNUBG_NOISE[name]})"
         self.noise = GNUBG_NOISE[name]
-        self.rng = random.Random(seed)
 
     def choose(self, pos: Position, d1: int, d2: int, plays):
         if self.plies:
@@ -97,7 +98,7 @@ class GnubgPlayer:
             opp, mover = self.g.board_from_position_key(key)
             order.setdefault((tuple(mover), tuple(opp)), i)
         best = None
-        for key, _move, probs, _eq in cands:
+        for key, _move, probs, _equity in cands:
             b = self.g.board_from_position_key(key)  # (mover after play, opponent on roll)
             result = (tuple(b[0]), tuple(b[1]))
             value = 9.0 if not any(result[0]) else -_eq_of(gnubg_noise.noisy(result, probs, self.noise))

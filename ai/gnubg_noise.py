@@ -53,10 +53,8 @@ def deviate(board, output: int) -> float:
 
 
 def _max_turns(side) -> int:
-    back = max((i for i in range(25) if side[i]), default=-1)
-    if back < 6:
-        return len(bearoff.dist(tuple(side[:6]))) - 1
-    return 0
+    """The most rolls a side with every checker home can need to bear off."""
+    return len(bearoff.dist(tuple(side[:6]))) - 1
 
 
 def sanity_check(board, out: list) -> None:
