@@ -194,25 +194,25 @@ def test_new_deploy_waits_until_the_page_lets_it(page, page_log, wait_ready, wai
     assert page.evaluate("window.bgServiceWorker.version()") == v1
     assert "v2" not in page.evaluate("fetch('bare.html').then(r => r.text())")
 
-    # The page decides: activate, which reloads it on v2.
-    page.wait_for_function("window.bgServiceWorker && window.bgServiceWorker.updateReady", timeout=60_000)
-    # Activation waits for the old worker's in-flight events, so allow as long
-    # as the other waits here; say where it stood if it never reloads.
-    # Known flake, cause not found: it failed in two fresh-clone CI runs
-    # (2026-12-01), and run alone in a loop with a page that re-sent
-    # SKIP_WAITING every 3 s it failed 5 times in 32: re-asking does not
-    # stop it. Each time the new worker stayed "installed" past the wait, with
-    # no request of the page pending and the AI's blob worker alive.
+    # The page decides: a new game is where a waiting version takes over. The
+    # page reloads on v2 once its AI worker has loaded (site/webui/app.py,
+    # apply_update: activating while the worker still fetches through the old
+    # service worker stalls Chromium's activation, 5 minutes under DevTools).
+    # Clicked right after the reload, with that worker still loading.
+    # (A mark on the old page tells a real reload from the new game's
+    # history.replaceState, which Playwright also counts as a navigation.)
+    page.evaluate("window.oldPage = true")
+    page.get_by_role("button", name="New game").click()
     try:
-        with page.expect_navigation(timeout=60_000):
-            assert page.evaluate("window.bgServiceWorker.applyUpdate()") is True
+        page.wait_for_function("!window.oldPage && document.body && document.body.dataset.ready === 'true'",
+                               timeout=60_000, polling=250)
     except PlaywrightTimeout:
         state = page.evaluate("""navigator.serviceWorker.getRegistration().then(r => ({
             active: r.active && r.active.state, waiting: r.waiting && r.waiting.state,
             installing: r.installing && r.installing.state,
             controlled: !!navigator.serviceWorker.controller}))""")
-        pytest.fail(f"applyUpdate() did not reload the page within 60 s; registration: {state}; "
-                    f"page problems: {page_log.problems()}")
+        pytest.fail(f"New game did not reload the page on the new version within 60 s; registration: "
+                    f"{state}; page problems: {page_log.problems()}")
     wait_ready(page)
     assert page.evaluate("window.bgServiceWorker.version()") == v2
     assert "v2" in page.evaluate("fetch('bare.html').then(r => r.text())")

@@ -6,8 +6,12 @@
  * window.bgServiceWorker:
  *   .updateReady      true once a new version is installed and waiting
  *   .applyUpdate()    activate the waiting version and reload the page; call it
- *                     only when no game is in progress (it is a no-op otherwise
- *                     having nothing waiting)
+ *                     only when no game is in progress (returns false, doing
+ *                     nothing, when no version is waiting), and once the page
+ *                     and its workers have stopped loading: a request through
+ *                     the old worker after the call restarts it, and Chromium
+ *                     then activates the new one only when the old one idles
+ *                     out (30 s; 5 minutes with DevTools attached)
  *   .version()        Promise<string>: the controlling worker's build version
  * window event "bg:update-ready" fires when a new version is waiting.
  *

@@ -54,6 +54,7 @@ class App:
         self.reduced = bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches)
         self.worker = None
         self.ai_task = None
+        self.update_task = None
         self.animating = False
         self.drag = None
         self.kb = False              # keyboard focus is on the board
@@ -237,11 +238,30 @@ class App:
         try:
             if sw is not None and sw.updateReady:
                 self.status.textContent = "Updating to the new version of the site…"
-                sw.applyUpdate()
+                self.update_task = asyncio.ensure_future(self.apply_update(sw, self.ctl))
                 return
         except Exception:
             pass
         self.kick_ai()
+
+    async def apply_update(self, sw, ctl):
+        """Swap to the waiting version of the site (the page reloads), once the
+        AI's worker has finished loading. Asked to activate, Chromium stops the
+        old service worker; a request through it after that (the worker still
+        fetching Pyodide) starts it again, and the new version then waits until
+        the old one idles out: 30 s, or 5 minutes with DevTools open."""
+        if document.querySelector('script[worker][name="ai"]'):
+            try:
+                await asyncio.wait_for(self.get_worker(), 90)
+            except Exception:
+                pass  # no worker: nothing of it is loading either
+        try:
+            if ctl is self.ctl and sw.applyUpdate():
+                return
+        except Exception:
+            pass
+        if ctl is self.ctl:
+            self.kick_ai()
 
     def rematch(self):
         if self.friend is not None:
