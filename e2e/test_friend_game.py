@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -203,10 +204,16 @@ def play_to_end(host, guest, max_turns=400, *, stop_after=None, clicks=0) -> int
 
 
 def wait_name(page, name: str) -> None:
-    """Wait (up to 15 s) until the friend's name shown starts with ``name``."""
-    page.wait_for_function(
-        "n => { const e = document.querySelector('[data-testid=\"friend-name\"]');"
-        " return !!e && e.innerText.startsWith(n); }", arg=name, timeout=15_000)
+    """Wait (up to 15 s) until the friend's name shown starts with ``name``;
+    if it never does, fail with what the friend panel and status said."""
+    try:
+        page.wait_for_function(
+            "n => { const e = document.querySelector('[data-testid=\"friend-name\"]');"
+            " return !!e && e.innerText.startsWith(n); }", arg=name, timeout=15_000)
+    except PlaywrightTimeout:
+        shown = page.evaluate("""() => ['#friend-panel', '#status', '#notice'].map(
+            s => { const e = document.querySelector(s); return s + ': ' + (e ? e.innerText : '(none)'); })""")
+        pytest.fail(f"the friend's name {name!r} was not shown within 15 s; the page showed {shown}")
 
 
 def start_pair(players, wait_ready, host_name="Ann", guest_name="Bob", host_motion="reduce"):

@@ -315,7 +315,7 @@ class FriendUI:
 
     def _wire(self, dc, gen):
         dc.onopen = self._proxy(lambda e: self._on_open(dc, gen))
-        dc.onmessage = self._proxy(lambda e: self._on_message(e.data, gen))
+        dc.onmessage = self._proxy(lambda e: self._on_message(e.data, gen, dc))
         dc.onclose = self._proxy(lambda e: self._on_close(gen))
         if str(dc.readyState) == "open":
             self._on_open(dc, gen)
@@ -449,9 +449,13 @@ class FriendUI:
         if self.dc is not None and str(self.dc.readyState) == "open":
             self.dc.send(text)
 
-    def _on_message(self, data, gen):
+    def _on_message(self, data, gen, dc=None):
         if gen != self.gen:
             return
+        if self.dc is None and dc is not None and str(dc.readyState) == "open":
+            # the friend's greeting overtook this channel's open event: open it
+            # first, or the session (not yet connected) would refuse the greeting
+            self._on_open(dc, gen)
         text = data if isinstance(data, str) else None
         ctl = self.ctl
         game = ctl.game
