@@ -40,7 +40,7 @@ def test_every_level_plays_legally(level):
 
 
 def test_seed_makes_play_deterministic():
-    for level in (1, 2, 3):
+    for level in (1, 2, 3, 4):
         a = [levels.choose(p, d1, d2, level=level, seed=42) for p, d1, d2 in CASES[:25]]
         b = [levels.choose(p, d1, d2, level=level, seed=42) for p, d1, d2 in CASES[:25]]
         assert [x and x.notation for x in a] == [x and x.notation for x in b]
@@ -98,3 +98,42 @@ def test_bearoff_positions_use_the_database():
         got = ev.after(r)
         want = bearoff.probabilities((r.mover, r.opponent))
         assert got == pytest.approx((1 - want[0], want[3], want[4], want[1], want[2]))
+
+
+# --------------------------------------------------------- output noise (level 4)
+CAREFUL_OVERLOOKER = levels.Level(0, 0.015, blind=0.104)
+
+
+def _candidate(opponent_view, play=None) -> search.Candidate:
+    """A candidate whose result the opponent (about to roll) sees as ``opponent_view``."""
+    play = play or Position.start().legal_plays(3, 1)[0]
+    probs = search.invert(opponent_view)
+    return search.Candidate(play, probs, search.equity(probs), 0)
+
+
+def test_output_noise_overlooks_the_opponents_long_shots():
+    # The opponent wins 2% after one play and 7% after the other, no gammons:
+    # far apart clean, both "no chance" to a player blind below about 0.1.
+    a, b = _candidate((0.02, 0.0, 0.0, 0.0, 0.0)), _candidate((0.07, 0.0, 0.0, 0.0, 0.0))
+    assert a.equity - b.equity == pytest.approx(0.10)
+    assert levels._output_noise(a, CAREFUL_OVERLOOKER, 1) == 1.0
+    assert levels._output_noise(b, CAREFUL_OVERLOOKER, 1) == 1.0
+    # without the blind spot the noise is small and the difference survives
+    sharp = levels.Level(0, 0.015)._replace(blind=1e-9)
+    assert levels._output_noise(a, sharp, 1) > levels._output_noise(b, sharp, 1)
+
+
+def test_output_noise_is_a_function_of_the_position_and_key():
+    c = _candidate((0.45, 0.12, 0.01, 0.10, 0.01))
+    same = {levels._output_noise(c, CAREFUL_OVERLOOKER, 7) for _ in range(3)}
+    assert len(same) == 1
+    others = {levels._output_noise(c, CAREFUL_OVERLOOKER, k) for k in range(20)}
+    assert len(others) == 20
+    # lowering every output of the opponent by blind x scale raises the
+    # mover's equity by 2 x blind (the gammon terms cancel); the win output's
+    # noise of 0.015 spreads it by about 2 x 0.015
+    vals = sorted(others)
+    mean = sum(vals) / len(vals)
+    sd = (sum((v - mean) ** 2 for v in vals) / (len(vals) - 1)) ** 0.5
+    assert mean == pytest.approx(c.equity + 2 * 0.104, abs=0.025)
+    assert 0.012 < sd < 0.06
