@@ -137,3 +137,12 @@ def test_output_noise_is_a_function_of_the_position_and_key():
     sd = (sum((v - mean) ** 2 for v in vals) / (len(vals) - 1)) ** 0.5
     assert mean == pytest.approx(c.equity + 2 * 0.104, abs=0.025)
     assert 0.012 < sd < 0.06
+
+
+def test_level_losses_fall_with_the_level():
+    from ai import level_losses
+
+    cases = level_losses.sample(40, 5)
+    assert len(cases) == 40 and all(len(p.legal_plays(d1, d2)) > 1 for p, d1, d2 in cases)
+    mean = {lv: sum(level_losses.losses(lv, cases)) / len(cases) for lv in (1, 3, 4)}
+    assert mean[1] > mean[3] > mean[4] >= 0.0
