@@ -203,7 +203,7 @@ def play_to_end(host, guest, max_turns=400, *, stop_after=None, clicks=0) -> int
     raise AssertionError("the game did not end")
 
 
-def wait_name(page, name: str) -> None:
+def wait_name(page, name: str, log=None) -> None:
     """Wait (up to 15 s) until the friend's name shown starts with ``name``;
     if it never does, fail with what the friend panel and status said."""
     try:
@@ -213,7 +213,8 @@ def wait_name(page, name: str) -> None:
     except PlaywrightTimeout:
         shown = page.evaluate("""() => ['#friend-panel', '#status', '#notice'].map(
             s => { const e = document.querySelector(s); return s + ': ' + (e ? e.innerText : '(none)'); })""")
-        pytest.fail(f"the friend's name {name!r} was not shown within 15 s; the page showed {shown}")
+        pytest.fail(f"the friend's name {name!r} was not shown within 15 s; the page showed {shown}; "
+                    f"its state: {hook_state(page)}; page errors: {log.errors if log else '(not watched)'}")
 
 
 def start_pair(players, wait_ready, host_name="Ann", guest_name="Bob", host_motion="reduce"):
@@ -235,10 +236,10 @@ def test_complete_friend_game_through_the_links(players, wait_ready, shoot):
     assert ha["me"] == "white" and ga["me"] == "black"
     assert ha["bottom"] == "white" and ga["bottom"] == "black"   # own home bottom-right
     # the names arrive over the data channel, possibly just after "connected"
-    wait_name(host, EVIL_NAME)
+    wait_name(host, EVIL_NAME, log)
     assert host.locator('[data-testid="friend-name"]').inner_text().startswith(EVIL_NAME)
     assert host.evaluate("document.querySelectorAll('#friend-panel img, #friend-panel i').length") == 0
-    wait_name(guest, "Ann")
+    wait_name(guest, "Ann", log)
     assert guest.locator('[data-testid="friend-name"]').inner_text().startswith("Ann")
     assert host.evaluate("window.pwned") is None
     # the opening roll came from the fair exchange and both agree on it

@@ -121,6 +121,7 @@ class FriendUI:
         self._qr_for = None
         self._ack_id = None
         self.chat_lines = []           # [(who, text)]: this connection's chat, plain text
+        self.received = self.dropped = 0  # data-channel messages, and those of an older connection
         self._panel_proxies = []
         self._drawn = None
         self.panel = self._make_panel()
@@ -450,7 +451,9 @@ class FriendUI:
             self.dc.send(text)
 
     def _on_message(self, data, gen, dc=None):
+        self.received += 1
         if gen != self.gen:
+            self.dropped += 1
             return
         if self.dc is None and dc is not None and str(dc.readyState) == "open":
             # the friend's greeting overtook this channel's open event: open it
@@ -823,7 +826,11 @@ class FriendUI:
             s = self.ctl.session
             return json.dumps({"state": self.state, "phase": self.ctl.phase, "me": s.me, "room": s.room,
                                "game_no": s.game_no, "turns": len(s.game.history), "next_seq": s.next_seq(),
-                               "stopped": s.stopped, "peer": s.peer_name, "dice": list(s.game.dice or ())})
+                               "stopped": s.stopped, "peer": s.peer_name, "dice": list(s.game.dice or ()),
+                               "agreed": s.agreed, "received": self.received, "dropped": self.dropped,
+                               "dc": str(self.dc.readyState) if self.dc is not None else None,
+                               "pc": str(self.pc.connectionState) if self.pc is not None else None,
+                               "problem": self.problem})
 
         hook = {"choose": self._proxy(choose), "sendRaw": self._proxy(send_raw), "state": self._proxy(state)}
         window.bgFriendTest = _js(hook)
