@@ -86,6 +86,25 @@ def hook_state(page) -> dict:
     return json.loads(page.evaluate("bgFriendTest.state()"))
 
 
+def ice_state(page) -> list:
+    """The page's ICE candidate pairs (which is selected, their states and bytes each
+    way): what a failed connection test prints."""
+    return page.evaluate("""async () => {
+        const pc = bgFriendTest.pc();
+        if (!pc) return [];
+        const stats = await pc.getStats();
+        const byId = {}; stats.forEach(s => { byId[s.id] = s; });
+        let selected = null;
+        stats.forEach(s => { if (s.type === 'transport') selected = s.selectedCandidatePairId; });
+        const addr = id => { const c = byId[id]; return c ? `${c.address}:${c.port}/${c.candidateType}` : id; };
+        const out = [];
+        stats.forEach(s => { if (s.type === 'candidate-pair') out.push(
+            `${s.id === selected ? '*' : ' '} ${addr(s.localCandidateId)} -> ${addr(s.remoteCandidateId)} `
+            + `${s.state}${s.nominated ? ' nominated' : ''} sent ${s.bytesSent} recv ${s.bytesReceived}`); });
+        return out;
+    }""")
+
+
 def wait_panel(page, state: str, timeout=CONNECT_MS):
     page.wait_for_selector(f'#friend-panel[data-state="{state}"]', state="attached", timeout=timeout)
 
@@ -146,7 +165,8 @@ def wait_agree(host, guest, timeout=30.0) -> dict:
         if same and calm and mover_ready:
             return a
         if time.monotonic() - t0 > timeout:
-            raise AssertionError(f"boards disagree or stuck:\nhost {a}\nguest {b}")
+            raise AssertionError(f"boards disagree or stuck:\nhost {a}\nguest {b}\n"
+                                 f"host state {hook_state(host)} {ice_state(host)}\nguest state {hook_state(guest)} {ice_state(guest)}")
         time.sleep(0.05)
 
 
@@ -214,7 +234,7 @@ def wait_name(page, name: str, log=None) -> None:
         shown = page.evaluate("""() => ['#friend-panel', '#status', '#notice'].map(
             s => { const e = document.querySelector(s); return s + ': ' + (e ? e.innerText : '(none)'); })""")
         pytest.fail(f"the friend's name {name!r} was not shown within 15 s; the page showed {shown}; "
-                    f"its state: {hook_state(page)}; page errors: {log.errors if log else '(not watched)'}")
+                    f"its state: {hook_state(page)}; its ICE pairs: {ice_state(page)}; page errors: {log.errors if log else '(not watched)'}")
 
 
 def start_pair(players, wait_ready, host_name="Ann", guest_name="Bob", host_motion="reduce"):

@@ -122,6 +122,8 @@ class FriendUI:
         self._ack_id = None
         self.chat_lines = []           # [(who, text)]: this connection's chat, plain text
         self.received = self.dropped = 0  # data-channel messages, and those of an older connection
+        self.sent = self.unsent = 0       # messages sent, and those dropped because no channel was open
+        self.trace = []                   # (ms, event) of the connection set-up, for diagnostics
         self._panel_proxies = []
         self._drawn = None
         self.panel = self._make_panel()
@@ -306,6 +308,7 @@ class FriendUI:
         pc = js.RTCPeerConnection.new(_js(cfg))
         self.pc = pc
         gen = self.gen
+        self._note(f"new pc g{gen}")
         pc.onconnectionstatechange = self._proxy(lambda e: self._on_pc_state(gen))
         return pc, gen
 
@@ -315,6 +318,7 @@ class FriendUI:
             await asyncio.sleep(0.05)
 
     def _wire(self, dc, gen):
+        self._note(f"wire g{gen}/{self.gen} {dc.readyState}")
         dc.onopen = self._proxy(lambda e: self._on_open(dc, gen))
         dc.onmessage = self._proxy(lambda e: self._on_message(e.data, gen, dc))
         dc.onclose = self._proxy(lambda e: self._on_close(gen))
@@ -418,6 +422,7 @@ class FriendUI:
         if gen != self.gen or self.pc is None:
             return
         st = str(self.pc.connectionState)
+        self._note(f"pc {st}")
         if st == "disconnected" and self.state == "connected":
             self.note = "Connection interrupted: reconnecting…"
             self.render_panel()
@@ -433,6 +438,7 @@ class FriendUI:
                 self.render_panel()
 
     def _on_open(self, dc, gen):
+        self._note(f"open g{gen}/{self.gen} {dc.readyState} mine={self.dc is not None}")
         if gen != self.gen or self.dc is not None:
             return
         self.dc = dc
@@ -449,9 +455,20 @@ class FriendUI:
     def _send(self, text: str):
         if self.dc is not None and str(self.dc.readyState) == "open":
             self.dc.send(text)
+            self.sent += 1
+        else:
+            self.unsent += 1
+            self._note(f"unsent {self.dc.readyState if self.dc is not None else None}")
+
+    def _note(self, event: str):
+        """Remember a connection event (the last 40) for the test hook's state."""
+        self.trace.append((int(time.monotonic() * 1000) % 10_000_000, event))
+        del self.trace[:-40]
 
     def _on_message(self, data, gen, dc=None):
         self.received += 1
+        if self.received <= 3:
+            self._note(f"message g{gen}/{self.gen} {str(data)[:12]}")
         if gen != self.gen:
             self.dropped += 1
             return
@@ -510,6 +527,7 @@ class FriendUI:
             app.update()
 
     def _on_close(self, gen):
+        self._note(f"close g{gen}/{self.gen}")
         if gen != self.gen:
             return
         was = self.state
@@ -830,9 +848,16 @@ class FriendUI:
                                "agreed": s.agreed, "received": self.received, "dropped": self.dropped,
                                "dc": str(self.dc.readyState) if self.dc is not None else None,
                                "pc": str(self.pc.connectionState) if self.pc is not None else None,
-                               "problem": self.problem})
+                               "sent": self.sent, "unsent": self.unsent,
+                               "buffered": int(self.dc.bufferedAmount) if self.dc is not None else None,
+                               "sctp": str(self.pc.sctp.state) if self.pc is not None and self.pc.sctp else None,
+                               "trace": self.trace, "problem": self.problem})
 
-        hook = {"choose": self._proxy(choose), "sendRaw": self._proxy(send_raw), "state": self._proxy(state)}
+        def peer_connection():
+            return self.pc
+
+        hook = {"choose": self._proxy(choose), "sendRaw": self._proxy(send_raw), "state": self._proxy(state),
+                "pc": self._proxy(peer_connection)}
         window.bgFriendTest = _js(hook)
 
 
