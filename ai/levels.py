@@ -15,8 +15,8 @@ level   search                                             noise
 1       0-ply                                              0.14 on equity
 2       0-ply                                              0.11 on equity
 3       0-ply                                              0.08 on equity
-4       0-ply                                              0.014 on outputs,
-                                                           blind 0.0965
+4       0-ply                                              0.0145 on outputs,
+                                                           blind 0.1
 5       0-ply, then 1-ply on up to 5 plays within 0.10     0
 ======  =================================================  ==================
 
@@ -24,7 +24,7 @@ The noises are set against GNU Backgammon's predefined players as the
 benchmark plays them (``ai.bench``, ``ai/README.md``): level 1 near gnubg
 Beginner, level 2 Casual, level 3 Intermediate, level 4 just above Advanced
 (whose noise is 0.015 with, through gnubg's deterministic noise, an
-effective blind of 6.9 x 0.015 = 0.104; level 4 has the same shape at 0.014).
+effective blind of 6.9 x 0.015 = 0.104; level 4 has the same shape at 0.0145).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ LEVELS = {
     1: Level(0, 0.14),
     2: Level(0, 0.11),
     3: Level(0, 0.08),
-    4: Level(0, 0.014, blind=0.0965),
+    4: Level(0, 0.0145, blind=0.1),
     5: Level(1, 0.0, 5, 0.10),
 }
 
