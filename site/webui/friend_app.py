@@ -32,6 +32,7 @@ import asyncio
 import json
 import secrets
 import time
+from collections import deque
 from dataclasses import replace
 from urllib.parse import quote
 
@@ -123,7 +124,7 @@ class FriendUI:
         self.chat_lines = []           # [(who, text)]: this connection's chat, plain text
         self.received = self.dropped = 0  # data-channel messages, and those of an older connection
         self.sent = self.unsent = 0       # messages sent, and those dropped because no channel was open
-        self.trace = []                   # (ms, event) of the connection set-up, for diagnostics
+        self.trace = deque(maxlen=40)     # (ms, event): the last connection set-up events, for diagnostics
         self._panel_proxies = []
         self._drawn = None
         self.panel = self._make_panel()
@@ -463,7 +464,6 @@ class FriendUI:
     def _note(self, event: str):
         """Remember a connection event (the last 40) for the test hook's state."""
         self.trace.append((int(time.monotonic() * 1000) % 10_000_000, event))
-        del self.trace[:-40]
 
     def _on_message(self, data, gen, dc=None):
         self.received += 1
@@ -851,13 +851,10 @@ class FriendUI:
                                "sent": self.sent, "unsent": self.unsent,
                                "buffered": int(self.dc.bufferedAmount) if self.dc is not None else None,
                                "sctp": str(self.pc.sctp.state) if self.pc is not None and self.pc.sctp else None,
-                               "trace": self.trace, "problem": self.problem})
-
-        def peer_connection():
-            return self.pc
+                               "trace": list(self.trace), "problem": self.problem})
 
         hook = {"choose": self._proxy(choose), "sendRaw": self._proxy(send_raw), "state": self._proxy(state),
-                "pc": self._proxy(peer_connection)}
+                "pc": self._proxy(lambda: self.pc)}
         window.bgFriendTest = _js(hook)
 
 
