@@ -1,7 +1,8 @@
-"""The AI's PyScript worker: thinks off the main thread so the page never freezes.
+"""The AI's PyScript worker (Pyodide): thinks off the main thread so the page never freezes.
 
-Loaded by ``<script type="py" worker name="ai" src="./webui/ai_worker.py">``;
-the page awaits ``workers["ai"]`` and calls the exported functions.
+Loaded by ``<script type="py" worker name="ai" src="./webui/ai_worker.py">``,
+which the page adds once it is playable; the page (MicroPython) awaits
+``workers["ai"]`` and calls the exported functions.
 """
 
 import json
@@ -20,8 +21,4 @@ def hint(position_id, turn, d1, d2):
     return json.dumps(autoplay.hint(str(position_id), str(turn), int(d1), int(d2)))
 
 
-def ping():
-    return "ready"
-
-
-__export__ = ["choose", "hint", "ping"]
+__export__ = ["choose", "hint"]

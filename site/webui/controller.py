@@ -2,65 +2,53 @@
 
 The controller decides no rules: legal sources and destinations come from the
 engine's ``TurnBuilder``; the controller only keeps track of what the player
-picked up, which turn phase the game is in, and what to announce. The browser
-layer (``app.py``) turns clicks, drags and keys into calls here, renders
-``view()`` and runs the AI in a worker when ``phase == "ai"``.
+picked up, which turn phase the game is in, and what to announce. Who plays
+whom is the controller's ``mode`` (``modes.py``): a game against the computer,
+two players on one device, or (``friend_controller.py``, which overrides the
+hooks ``_commit``, ``_after_play`` and ``_next_turn``) a friend on another
+device. The browser layer turns clicks, drags and keys into calls here,
+renders ``view()`` and runs the computer's turns when ``phase == "ai"``.
 
 Points given to and returned by the controller are absolute (1..24, "bar",
-"off"), as on the board.
+"off"), as on the board. Runs on CPython and MicroPython alike.
 """
 
-from __future__ import annotations
+from engine import BLACK, WHITE, Game, Dice, Position, TurnBuilder, from_absolute, to_absolute
 
-from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Optional
-
-from engine import BLACK, WHITE, Position, from_absolute, to_absolute
-
-try:
-    from engine import Dice, Game, TurnBuilder
-except ImportError:  # older engine __init__ without the re-exports
-    from engine.dice import Dice
-    from engine.game import Game
-    from engine.turn import TurnBuilder
-
+from .modes import KIND_TEXT, mode_for
 from .render import View
-
-Point = object  # int 1..24, "bar" or "off"
 
 STATE_VERSION = 1
 
 
-def fraction_text(x: Fraction) -> str:
-    """Exact points: ``5/3``, ``2``.
-
-    >>> fraction_text(Fraction(10, 6))
-    '5/3'
-    """
-    x = Fraction(x)
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+def fraction_text(x) -> str:
+    """Exact points as the result and the leaderboard write them: ``5/3``, ``2``."""
+    return str(x)
 
 
 def dice_text(dice) -> str:
     return "-".join(str(d) for d in dice)
 
 
-def cap(color: str) -> str:
-    return color.capitalize()
-
-
-@dataclass
 class Settings:
     """What game to play: the URL parameters and the New game form."""
 
-    mode: str = "ai"             # "ai" | "local"
-    level: int = 3               # AI level 1..5
-    color: str = WHITE           # the human's colour against the AI
-    seed: Optional[int] = None   # fixed dice: a practice game, never on the leaderboard
+    __slots__ = ("mode", "level", "color", "seed")
+
+    def __init__(self, mode="ai", level=3, color=WHITE, seed=None):
+        self.mode = mode      # "ai" | "local" (a friend game has its own controller)
+        self.level = level    # AI level 1..5
+        self.color = color    # the human's colour against the AI
+        self.seed = seed      # fixed dice: a practice game, never on the leaderboard
+
+    def __eq__(self, other):
+        return isinstance(other, Settings) and self.to_dict() == other.to_dict()
+
+    def __repr__(self):
+        return f"Settings({self.mode!r}, {self.level!r}, {self.color!r}, {self.seed!r})"
 
     @classmethod
-    def from_params(cls, params: dict, base: Optional["Settings"] = None) -> "Settings":
+    def from_params(cls, params: dict, base=None) -> "Settings":
         """Settings from URL parameters; bad values fall back to ``base``.
 
         >>> Settings.from_params({"mode": "local", "level": "9", "seed": "7"}).level
@@ -90,6 +78,7 @@ class Settings:
         return {"mode": self.mode, "level": self.level, "color": self.color, "seed": self.seed}
 
     def params(self) -> dict:
+        """URL parameters (``PARAM_ORDER`` is the order the address bar shows them in)."""
         d = {"mode": self.mode}
         if self.mode == "ai":
             d["level"] = str(self.level)
@@ -99,51 +88,56 @@ class Settings:
         return d
 
 
-@dataclass
+PARAM_ORDER = ("mode", "level", "color", "seed")
+
+
 class Frame:
     """One animation frame of a play: the position after a step."""
 
-    position: Position     # mover still on roll
-    moved: tuple           # (src, dst, colour), absolute points
-    dice_left: tuple       # dice still unused after this step
+    __slots__ = ("position", "moved", "dice_left")
+
+    def __init__(self, position, moved, dice_left):
+        self.position = position    # mover still on roll
+        self.moved = moved          # (src, dst, colour), absolute points
+        self.dice_left = dice_left  # dice still unused after this step
 
 
-@dataclass
 class Controller:
-    settings: Settings = field(default_factory=Settings)
-    game: Optional[Game] = None
-    builder: Optional[TurnBuilder] = None
-    phase: str = "idle"          # "opening" | "roll" | "move" | "ai" | "over" | "idle"
-    picked: Optional[Point] = None
-    legal: dict = field(default_factory=dict)   # absolute dst -> steps, while picked
-    viewing: Optional[int] = None               # history index shown read-only
-    focus: Optional[Point] = None
-    opening: Optional[tuple] = None             # (white_die, black_die) of the opening roll
-    announcements: list = field(default_factory=list)
-    message: str = ""
-    dice_draws: int = 0                          # rolls made with the seeded dice (resume)
-    hint: Optional[str] = None                  # suggested play (gnubg notation) for this roll
-    recorded: bool = False                       # result already on the leaderboard
-    auto: Optional[tuple] = None                 # (position, dice, frames) of a play made automatically
+    """A game on the board page. Phases (``data-phase``): "roll", "move", "ai",
+    "over", "idle" (and the friend game's own, see ``friend_controller``)."""
+
+    def __init__(self, settings=None, mode=None):
+        self.settings = settings or Settings()
+        self.mode = mode or mode_for(self.settings)
+        self.game = None
+        self.builder = None
+        self.phase = "idle"
+        self.picked = None          # picked-up source point
+        self.legal = {}             # absolute dst -> steps, while picked
+        self.viewing = None         # history index shown read-only
+        self.focus = None           # keyboard focus point
+        self.opening = None         # (white_die, black_die) of the opening roll
+        self.announcements = []
+        self.message = ""
+        self.hint = None            # suggested play (gnubg notation) for this roll
+        self.recorded = False       # result already on the leaderboard
+        self.auto = None            # (position, dice, frames) of a play made automatically
 
     # ------------------------------------------------------------ set-up
-    def new_game(self, settings: Optional[Settings] = None) -> None:
+    def new_game(self, settings=None) -> None:
         if settings is not None:
             self.settings = settings
+            self.mode = mode_for(settings)
         self.game = Game(dice=Dice(self.settings.seed))
-        self.dice_draws = 0
         self.builder = None
         self.picked = None
         self.legal = {}
         self.viewing = None
         self.hint = None
-        self.opening = None
         self.message = ""
         w, b = self.game.opening_roll()
-        self.dice_draws += 1
         self.opening = (w, b)
-        starter = self.game.turn
-        who = self._who(starter)
+        who = self.mode.who(self.game.turn)
         self.say(f"New game. Opening roll: White {w}, Black {b}: {who} {'go' if who == 'You' else 'goes'} first.")
         self._begin_turn()
 
@@ -156,13 +150,8 @@ class Controller:
         out, self.announcements = self.announcements, []
         return out
 
-    def _who(self, color: str) -> str:
-        if self.settings.mode == "ai":
-            return "You" if color == self.settings.color else "The computer"
-        return cap(color)
-
     def is_human(self, color: str) -> bool:
-        return self.settings.mode == "local" or color == self.settings.color
+        return self.mode.is_human(color)
 
     @property
     def turn(self) -> str:
@@ -185,51 +174,44 @@ class Controller:
         self.picked, self.legal, self.hint = None, {}, None
         game = self.game
         color = game.turn
+        self.builder = None
         if not self.is_human(color):
-            self.builder = None
-            self.phase = "ai"
+            self.phase = self.mode.away_phase
             return
-        self.builder = TurnBuilder(game.position, tuple(game.dice))
-        b = self.builder
+        b = TurnBuilder(game.position, tuple(game.dice))
+        who = self.mode.who(color)
         if b.no_play:
-            self.say(f"{self._who(color)} rolled {dice_text(game.dice)}: no legal move, the turn passes.")
-            self.builder = None
-            game.pass_turn()
-            self._next_turn()
+            self.say(f"{who} rolled {dice_text(game.dice)}: no legal move, the turn passes.")
+            self._commit(None)
             return
         if b.forced:
             play = b.plays[0]
             self.auto = (game.position, tuple(game.dice), play_frames(game.position, tuple(game.dice), play))
-            self.say(f"{self._who(color)} rolled {dice_text(game.dice)}: the only legal play, {play.notation}, was played automatically.")
-            self.builder = None
-            game.play(play)
-            self._after_play()
+            self.say(f"{who} rolled {dice_text(game.dice)}: the only legal play, {play.notation}, was played automatically.")
+            self._commit(play)
             return
+        self.builder = b
         self.phase = "move"
         doubles = " (doubles: four moves)" if game.dice[0] == game.dice[1] else ""
-        self.say(f"{self._who(color)} rolled {dice_text(game.dice)}{doubles}: pick up a checker to move.")
+        self.say(f"{who} rolled {dice_text(game.dice)}{doubles}: pick up a checker to move.")
 
-    @staticmethod
-    def _single_checker(play) -> bool:
-        """A forced play that moves just one checker (nothing for the player to decide)."""
-        srcs = {s.src for s in play.steps}
-        return len(play.steps) >= 1 and len(srcs) == 1 and all(
-            play.steps[i].dst == play.steps[i + 1].src for i in range(len(play.steps) - 1)
-        )
+    def _commit(self, play) -> None:
+        """Hook: make this screen's play (None: the turn passes), then go on."""
+        if play is None:
+            self.game.pass_turn()
+        else:
+            self.game.play(play)
+        self._after_play()
+
+    def _is_over(self) -> bool:
+        return self.game.is_over
 
     def _after_play(self) -> None:
         self.opening = None
-        if self.game.is_over:
+        self.builder = None
+        if self._is_over():
             self.phase = "over"
-            self.builder = None
-            w = self.game.winner
-            kind = self.game.result_kind
-            pts = fraction_text(self.points())
-            if self.settings.mode == "ai":
-                who = "You win" if w == self.settings.color else "The computer wins"
-            else:
-                who = f"{cap(w)} wins"
-            self.say(f"{who}: {'a ' + kind + ' game' if kind == 'single' else 'a ' + kind}, {pts} point{'s' if pts != '1' else ''}.")
+            self.say(self.result_sentence(short=True))
             return
         self._next_turn()
 
@@ -239,16 +221,15 @@ class Controller:
         color = self.game.turn
         if self.is_human(color):
             self.phase = "roll"
-            self.say(f"{self._who(color)} to roll." if self.settings.mode == "local" or color != self.settings.color else "Your turn: roll the dice.")
+            self.say(self.mode.to_roll(color))
         else:
-            self.phase = "ai"
+            self.phase = self.mode.away_phase
 
-    def roll(self) -> tuple:
+    def roll(self):
         """The human on turn rolls (the Roll button)."""
         if self.phase != "roll":
             raise ValueError("not the time to roll")
         dice = self.game.roll()
-        self.dice_draws += 1
         self._begin_turn()
         return dice
 
@@ -258,7 +239,7 @@ class Controller:
             return set()
         return {to_absolute(self.turn, s) for s in self.builder.sources()}
 
-    def click(self, point: Point) -> str:
+    def click(self, point) -> str:
         """A click/tap/Enter on a point. Returns what happened:
         "pick", "drop" (put down), "move", "none"."""
         if not self.human_to_move or self.viewing is not None:
@@ -278,23 +259,22 @@ class Controller:
             return "drop"
         return "none"
 
-    def pick(self, point: Point) -> None:
+    def pick(self, point) -> None:
         src = from_absolute(self.turn, point)
         dests = self.builder.destinations(src)
         self.picked = point
         self.legal = {to_absolute(self.turn, d): path for d, path in dests.items()}
 
-    def move(self, src: Point, dst: Point) -> list:
+    def move(self, src, dst) -> list:
         """Move the picked checker; returns the steps applied (own numbering)."""
         color = self.turn
         s, d = from_absolute(color, src), from_absolute(color, dst)
-        path = self.legal.get(dst) if self.picked == src else None
         before = len(self.builder.steps)
         self.builder.move(s, d)
-        steps = list(self.builder.steps[before:]) or list(path or [])
+        steps = list(self.builder.steps[before:])
         self.picked, self.legal = None, {}
         note = " ".join(_step_text(st) for st in steps)
-        self.say(f"{self._who(color)} moved {note}.")
+        self.say(f"{self.mode.who(color)} moved {note}.")
         if self.builder.is_complete and not self.builder.can_move:
             self.say("Play complete: press Done, or Undo to change it.")
         return steps
@@ -316,17 +296,14 @@ class Controller:
             return False
         play = self.builder.play
         color = self.turn
-        self.builder = None
-        self.game.play(play)
-        self.say(f"{self._who(color)} played {play.notation}.")
-        self._after_play()
+        self.say(f"{self.mode.who(color)} played {play.notation}.")
+        self._commit(play)
         return True
 
     # --------------------------------------------------------------- AI
-    def ai_roll(self) -> tuple:
-        """Roll for the AI (phase "ai", no dice yet on a normal turn)."""
+    def ai_roll(self):
+        """Roll for the computer (phase "ai", no dice yet on a normal turn)."""
         dice = self.game.roll()
-        self.dice_draws += 1
         self.say(f"The computer rolled {dice_text(dice)}.")
         return dice
 
@@ -334,7 +311,7 @@ class Controller:
         return self.phase == "ai" and not self.game.dice
 
     def ai_play(self, notation: str) -> list:
-        """Apply the AI's chosen play; returns animation frames."""
+        """Apply the computer's chosen play; returns animation frames."""
         game = self.game
         d1, d2 = game.dice
         pos = game.position
@@ -342,7 +319,7 @@ class Controller:
         if not plays:
             self.say(f"The computer rolled {dice_text(game.dice)}: no legal move, the turn passes.")
             game.pass_turn()
-            self._next_turn()
+            self._after_play()
             return []
         play = pos.parse_play(notation, d1, d2) if notation else plays[0]
         frames = play_frames(pos, (d1, d2), play)
@@ -355,7 +332,7 @@ class Controller:
     def history(self) -> list:
         return list(self.game.history) if self.game else []
 
-    def view_history(self, index: Optional[int]) -> None:
+    def view_history(self, index) -> None:
         h = self.history()
         if index is None or not (0 <= index < len(h)):
             self.viewing = None
@@ -364,21 +341,28 @@ class Controller:
             self.picked, self.legal = None, {}
 
     # ------------------------------------------------------------ results
-    def points(self) -> Fraction:
-        if self.settings.mode == "ai":
-            return Fraction(self.game.points(self.settings.level))
-        return Fraction(self.game.points())
+    def points(self):
+        return self.game.points(self.mode.level())
 
-    def result(self) -> Optional[dict]:
-        if not self.game or not self.game.is_over:
+    def result(self):
+        if not self.game or not self._is_over():
             return None
-        return {
-            "winner": self.game.winner,
-            "kind": self.game.result_kind,
-            "points": fraction_text(self.points()),
-        }
+        return {"winner": self.game.winner, "kind": self.game.result_kind, "points": fraction_text(self.points())}
 
-    def leaderboard_entry(self, name: str, date: str) -> Optional[dict]:
+    def result_sentence(self, short: bool = False) -> str:
+        """The result in words: the status line's (``short``) or the result box's."""
+        res = self.result()
+        if not res:
+            return ""
+        who = self.mode.winner_words(res["winner"])
+        pts = res["points"]
+        s = "" if pts == "1" else "s"
+        if short:
+            kind = res["kind"]
+            return f"{who}: {'a ' + kind + ' game' if kind == 'single' else 'a ' + kind}, {pts} point{s}."
+        return f"{who} with {KIND_TEXT[res['kind']]}: {pts} point{s}{self.mode.points_note()}."
+
+    def leaderboard_entry(self, name: str, date: str):
         """The leaderboard entry this finished game earns, once: a win against
         the computer without a seed (seeded games are practice); else None."""
         res = self.result()
@@ -409,10 +393,9 @@ class Controller:
     # --------------------------------------------------------------- view
     def view(self, **kw) -> tuple:
         """(position, View) to render now."""
-        me = None
-        if self.settings.mode == "ai":
-            me = self.settings.color
-        bottom = self.settings.color if self.settings.mode == "ai" else self._local_bottom()
+        me = self.mode.me()
+        game = self.game
+        bottom = self.mode.bottom(game.turn)
         if self.viewing is not None:
             e = self.history()[self.viewing]
             pos = Position.from_id(e.before_id, turn=e.color)
@@ -422,21 +405,21 @@ class Controller:
                 focus=self.focus,
             )
             return pos, v
-        game = self.game
         turn_start = game.position
         dice = tuple(game.dice) if game.dice else ()
         dice_left = tuple(self.builder.dice_left) if self.builder is not None else None
+        sources = self.sources()
         v = View(
             bottom=bottom,
             dice=dice,
             dice_left=dice_left,
-            opening=self.opening if self.opening and self.phase in ("move", "ai") else None,
+            opening=self.opening if self.opening and self.phase in self.opening_phases else None,
             me=me,
             legal=set(self.legal),
             picked=self.picked,
             focus=self.focus,
             turn=game.turn,
-            tab_stop=max(self.sources(), key=lambda p: from_absolute(game.turn, p), default=None),
+            tab_stop=max(sources, key=lambda p: from_absolute(game.turn, p)) if sources else None,
             hint=self.hint_arrows() if self.picked is None else (),
             position_id=turn_start.id,
             extra={"phase": self.phase},
@@ -444,9 +427,8 @@ class Controller:
         )
         return self.position, v
 
-    def _local_bottom(self) -> str:
-        """Two players on one device: the player on turn sees their home bottom-right."""
-        return self.game.turn if self.game else WHITE
+    #: phases in which the opening roll's two dice are shown
+    opening_phases = ("move", "ai")
 
     # -------------------------------------------------------- persistence
     def to_dict(self) -> dict:
@@ -470,8 +452,10 @@ class Controller:
         if not isinstance(d, dict) or d.get("v") != STATE_VERSION:
             raise ValueError(f"saved game is from another version ({d.get('v') if isinstance(d, dict) else '?'})")
         s = d["settings"]
-        settings = Settings.from_params({k: s.get(k) for k in ("mode", "level", "color")} | ({"seed": s["seed"]} if s.get("seed") is not None else {}))
-        c = cls(settings=settings)
+        params = {k: s.get(k) for k in ("mode", "level", "color")}
+        if s.get("seed") is not None:
+            params["seed"] = s["seed"]
+        c = cls(settings=Settings.from_params(params))
         c.game = Game.from_dict(d["game"])
         phase = d.get("phase")
         if phase not in ("roll", "move", "ai", "over"):

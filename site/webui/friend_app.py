@@ -26,26 +26,21 @@ turn and makes its moves through the controller, exactly as clicks would
 data channel (tamper tests); ``state()``.
 """
 
-from __future__ import annotations
-
 import asyncio
 import json
-import secrets
 import time
-from collections import deque
-from dataclasses import replace
-from urllib.parse import quote
 
 import js
-from pyodide.ffi import create_proxy, to_js
 from pyscript import document, window
+from pyscript.ffi import create_proxy, to_js
 
 from engine import other, to_absolute
 
 from . import qr, sdp
 from .controller import play_frames
+from .dom import missing
+from .fallback_player import fallback_choice
 from .friend_controller import FriendController
-from .render import View, render_board
 from .friend_protocol import ProtocolError, clean_name
 from .friend_session import FriendSession
 
@@ -63,7 +58,27 @@ ADVICE = ("Try a new link; if it still fails, connect both devices to the same W
 
 
 def _js(obj):
-    return to_js(obj, dict_converter=js.Object.fromEntries)
+    return to_js(obj)
+
+
+def _random_bytes(n: int) -> bytes:
+    """``n`` bytes from the browser's cryptographic random source."""
+    values = js.crypto.getRandomValues(js.Uint8Array.new(n))
+    return bytes([int(values[i]) for i in range(n)])
+
+
+def token_hex(n: int) -> str:
+    return "".join("%02x" % b for b in _random_bytes(n))
+
+
+def _now_s() -> float:
+    """Seconds on a monotonic clock (the page's)."""
+    return float(js.performance.now()) / 1000
+
+
+def quote_param(text: str) -> str:
+    """A URL parameter's value, with "," and ":" left readable (``ice=stun:a,stun:b``)."""
+    return str(js.encodeURIComponent(text)).replace("%2C", ",").replace("%3A", ":")
 
 
 def ice_servers(param) -> list:
@@ -88,11 +103,6 @@ def load_store(text) -> dict:
     return data
 
 
-def _missing(obj) -> bool:
-    """JS null/undefined arrive as None or as a JsNull object, depending on the Pyodide version."""
-    return obj is None or type(obj).__name__ in ("JsNull", "JsUndefined")
-
-
 def _el(tag, text=None, **attrs):
     el = document.createElement(tag)
     if text is not None:
@@ -103,11 +113,15 @@ def _el(tag, text=None, **attrs):
 
 
 class FriendUI:
-    def __init__(self, app, params: dict):
-        self.app = app
+    """A game against a friend on another device, for the game page (``app.GamePage``)."""
+
+    friend = True
+
+    def __init__(self, page, params: dict):
+        self.page = page
         self.params = params
         self.ice = ice_servers(params.get("ice"))
-        self.tab = secrets.token_hex(4)
+        self.tab = token_hex(4)
         self.pc = None
         self.dc = None
         self.gen = 0
@@ -124,7 +138,7 @@ class FriendUI:
         self.chat_lines = []           # [(who, text)]: this connection's chat, plain text
         self.received = self.dropped = 0  # data-channel messages, and those of an older connection
         self.sent = self.unsent = 0       # messages sent, and those dropped because no channel was open
-        self.trace = deque(maxlen=40)     # (ms, event): the last connection set-up events, for diagnostics
+        self.trace = []                   # (ms, event): the last 40 connection set-up events, for diagnostics
         self._panel_proxies = []
         self._drawn = None
         self.panel = self._make_panel()
@@ -145,7 +159,7 @@ class FriendUI:
         return p
 
     def _name(self) -> str:
-        return clean_name(str(self.app.settings_store.get("name") or ""), "")
+        return clean_name(self.page.store.name(), "")
 
     def _start(self) -> FriendController:
         frag = str(window.location.hash or "")
@@ -164,7 +178,7 @@ class FriendUI:
             self._claim()
             self._later(self.invite(reconnect=True))
             return ctl
-        session = FriendSession("white", secrets.token_hex(6), self._name())
+        session = FriendSession("white", token_hex(6), self._name())
         ctl = FriendController(session)
         self.ctl = ctl
         ctl.say("Making an invite link for your friend…")
@@ -204,25 +218,25 @@ class FriendUI:
         return ctl
 
     def _later(self, coro):
-        task = asyncio.ensure_future(coro)
-        task.add_done_callback(self._task_done)
-        return task
+        return asyncio.create_task(self._guarded(coro))
 
-    def _task_done(self, task):
-        if task.cancelled():
-            return
-        err = task.exception()
-        if err is not None:
+    async def _guarded(self, coro):
+        """Run a connection step; a failure is shown to the player, never lost."""
+        try:
+            await coro
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:
             js.console.error(f"friend connection: {err!r}")
             self.state = "failed"
-            self.problem = f"Could not set up the connection ({err.__class__.__name__}: {str(err)[:120]}). {ADVICE}"
+            self.problem = f"Could not set up the connection ({type(err).__name__}: {str(err)[:120]}). {ADVICE}"
             self.render_panel()
 
     def _set_url(self):
         s = self.ctl.session
         q = f"?mode=friend&room={s.room}&as={s.me}"
         if "ice" in self.params:
-            q += "&ice=" + quote(str(self.params["ice"]), safe=",:")
+            q += "&ice=" + quote_param(str(self.params["ice"]))
         try:
             window.history.replaceState(None, "", q)
         except Exception:
@@ -242,7 +256,7 @@ class FriendUI:
         try:
             return FriendController.from_dict(entry["ctl"])
         except Exception as err:
-            self.app.show_notice(f"Your saved friend game could not be restored ({str(err)[:100]}); a new one was started.")
+            self.page.show_notice(f"Your saved friend game could not be restored ({str(err)[:100]}); a new one was started.")
             return None
 
     def save(self):
@@ -266,7 +280,7 @@ class FriendUI:
 
     def _on_broadcast(self, event):
         try:
-            m = event.data.to_py() if hasattr(event.data, "to_py") else {}
+            m = json.loads(str(js.JSON.stringify(event.data)))
         except Exception:
             return
         if not isinstance(m, dict):
@@ -278,7 +292,7 @@ class FriendUI:
             self.state = "moved"
             self.ctl.sync()
             self.render_panel()
-            self.app.update()
+            self.page.update()
         elif m.get("type") == "answer" and isinstance(m.get("code"), str):
             self._later(self._answer_from_tab(m.get("code"), m.get("id")))
 
@@ -314,8 +328,8 @@ class FriendUI:
         return pc, gen
 
     async def _gather(self, pc):
-        t0 = time.monotonic()
-        while str(pc.iceGatheringState) != "complete" and time.monotonic() - t0 < GATHER_CAP_S:
+        t0 = _now_s()
+        while str(pc.iceGatheringState) != "complete" and _now_s() - t0 < GATHER_CAP_S:
             await asyncio.sleep(0.05)
 
     def _wire(self, dc, gen):
@@ -342,20 +356,20 @@ class FriendUI:
         if gen != self.gen:
             return
         s = self.ctl.session
-        self.nonce = secrets.randbelow(65536)
-        sig = replace(sdp.minimise(str(pc.localDescription.sdp), "offer"),
-                      room=s.room, nonce=self.nonce, created=int(time.time()), role=s.me)
+        self.nonce = int.from_bytes(_random_bytes(2), "big")
+        sig = sdp.minimise(str(pc.localDescription.sdp), "offer")
+        sig.room, sig.nonce, sig.created, sig.role = s.room, self.nonce, int(time.time()), s.me
         self.code = sdp.encode(sig)
         q = "?mode=friend"
         if "ice" in self.params:
-            q += "&ice=" + quote(str(self.params["ice"]), safe=",:")
+            q += "&ice=" + quote_param(str(self.params["ice"]))
         self.link = self._base("index.html") + q + "#join=" + self.code
         self.state = "inviting"
         self.problem = ""
         if not sig.candidates:
             self.problem = "This device found no network address to offer: check that it is online."
         self.render_panel()
-        self.app.update()
+        self.page.update()
         self.save()
 
     async def answer(self, sig):
@@ -368,13 +382,13 @@ class FriendUI:
         if gen != self.gen:
             return
         s = self.ctl.session
-        asig = replace(sdp.minimise(str(pc.localDescription.sdp), "answer"),
-                       room=sig.room, nonce=sig.nonce, created=int(time.time()), role=s.me)
+        asig = sdp.minimise(str(pc.localDescription.sdp), "answer")
+        asig.room, asig.nonce, asig.created, asig.role = sig.room, sig.nonce, int(time.time()), s.me
         self.code = sdp.encode(asig)
         self.link = self._base("reply.html") + "#r=" + self.code
         self.state = "answering"
         self.render_panel()
-        self.app.update()
+        self.page.update()
         self.save()
         await asyncio.sleep(ANSWER_HINT_S)
         if gen == self.gen and self.state == "answering":
@@ -410,8 +424,8 @@ class FriendUI:
         return True, "Connecting…", True
 
     async def _watch_connect(self, gen):
-        t0 = time.monotonic()
-        while time.monotonic() - t0 < CONNECT_TIMEOUT_S:
+        t0 = _now_s()
+        while _now_s() - t0 < CONNECT_TIMEOUT_S:
             await asyncio.sleep(0.25)
             if gen != self.gen or self.state != "connecting":
                 return
@@ -450,7 +464,7 @@ class FriendUI:
         if self.bc is not None and getattr(self, "_ack_id", None):
             self.bc.postMessage(_js({"type": "connected", "id": self._ack_id}))
         self.render_panel()
-        self.app.update()
+        self.page.update()
         self.save()
 
     def _send(self, text: str):
@@ -463,7 +477,9 @@ class FriendUI:
 
     def _note(self, event: str):
         """Remember a connection event (the last 40) for the test hook's state."""
-        self.trace.append((int(time.monotonic() * 1000) % 10_000_000, event))
+        self.trace.append((int(_now_s() * 1000) % 10_000_000, event))
+        if len(self.trace) > 40:
+            del self.trace[0]
 
     def _on_message(self, data, gen, dc=None):
         self.received += 1
@@ -487,7 +503,7 @@ class FriendUI:
             self.show_problem(str(err))
         except Exception as err:  # a bug must not take the page down
             js.console.error(f"friend message: {err!r}")
-            self.show_problem(f"A message from your friend's game could not be handled ({err.__class__.__name__}).")
+            self.show_problem(f"A message from your friend's game could not be handled ({type(err).__name__}).")
         for e in events:
             if e.kind == "chat":
                 self.chat_lines.append((ctl.peer_name, e.text))
@@ -499,7 +515,7 @@ class FriendUI:
         self.render_panel()
         self.save()
         played = [e for e in events if e.kind == "play" and e.data.get("notation")]
-        if played and ctl.game is game and not self.app.reduced and len(game.history) > before[2]:
+        if played and ctl.game is game and not self.page.view.reduced and len(game.history) > before[2]:
             try:
                 pos, dice = before[0], tuple(before[1])
                 frames = play_frames(pos, dice, pos.parse_play(game.history[before[2]].notation, *dice))
@@ -507,24 +523,18 @@ class FriendUI:
                 return
             except Exception as err:
                 js.console.warn(f"could not animate the friend's play: {err!r}")
-        if not self.app.animating:
-            self.app.update()
+        if not self.page.view.animating:
+            self.page.update()
 
     async def _animate(self, frames, pos, dice):
         """Show the friend's play step by step (the board is read-only meanwhile)."""
-        app, me = self.app, self.ctl.me
-        app.animating = True
+        me, ctl = self.ctl.me, self.ctl
         try:
-            for f in frames:
-                v = View(bottom=me, dice=dice, dice_left=f.dice_left, me=me, moved=f.moved, turn=pos.turn,
-                         position_id=pos.id, extra={"phase": "animating"})
-                app.rendering = True
-                app.board.innerHTML = render_board(f.position, v)
-                app.rendering = False
-                await asyncio.sleep(0.42)
+            await self.page.view.animate(frames, pos, dice, me, me=me, still=lambda: ctl is self.page.ctl,
+                                         visible=lambda: ctl.viewing is None)
         finally:
-            app.animating = False
-            app.update()
+            if ctl is self.page.ctl:
+                self.page.update()
 
     def _on_close(self, gen):
         self._note(f"close g{gen}/{self.gen}")
@@ -544,7 +554,7 @@ class FriendUI:
         self.ctl.sync()
         if was == "connected":
             self.ctl.say(f"Connection to {self.ctl.peer_name} lost: reconnecting…")
-        self.app.update()
+        self.page.update()
         self.save()
         self._later(self.invite(reconnect=True))
 
@@ -555,10 +565,13 @@ class FriendUI:
         document.body.classList.remove("friend-game")
         self.panel.remove()
         self.chatbox.remove()
-        try:
-            self.app.start_worker()  # the computer's worker was not needed until now
-        except Exception:
-            pass
+
+    # ------------------------------------------------------------ the page's calls
+    def result_text(self):
+        return self.ctl.result_sentence()
+
+    def go_on(self):
+        """Nothing to start: the friend's turns arrive as messages."""
 
     # ------------------------------------------------------------ actions
     def rematch(self):
@@ -566,7 +579,7 @@ class FriendUI:
             self.ctl.rematch()
         except ValueError as err:
             self.show_problem(str(err))
-        self.app.update()
+        self.page.update()
         self.save()
 
     def resign(self):
@@ -578,19 +591,19 @@ class FriendUI:
             self.ctl.resign()
         except ValueError as err:
             self.show_problem(str(err))
-        self.app.update()
+        self.page.update()
         self.save()
 
     def show_problem(self, text: str):
         """A refused message or action: the page's notice (role=alert), not the connection panel."""
-        self.app.show_notice(text)
+        self.page.show_notice(text)
 
     def copy(self, text: str, what: str):
         try:
             window.navigator.clipboard.writeText(text)
-            self.app.status.textContent = f"{what} copied: paste it into a message to your friend."
+            self.page.status.textContent = f"{what} copied: paste it into a message to your friend."
         except Exception:
-            self.app.status.textContent = f"Select the {what.lower()} and copy it."
+            self.page.status.textContent = f"Select the {what.lower()} and copy it."
 
     def share(self, text: str, url: str):
         try:
@@ -607,17 +620,17 @@ class FriendUI:
     # ------------------------------------------------------------ panel
     def _make_panel(self):
         panel = document.getElementById("friend-panel")
-        if _missing(panel):
+        if missing(panel):
             panel = _el("section", id="friend-panel", class_="friend-panel card", aria_label="Friend game")
             area = document.querySelector(".board-area")
             area.insertBefore(panel, area.firstChild)
         panel.hidden = False
         chat = document.getElementById("friend-chat")
-        if _missing(chat):  # the chat sits under the turn controls: on a phone, below the board
+        if missing(chat):  # the chat sits under the turn controls: on a phone, below the board
             chat = _el("section", id="friend-chat", class_="friend-chatbox card", aria_label="Chat with your friend")
             chat.hidden = True
             under = document.querySelector(".bar-under")
-            if _missing(under):
+            if missing(under):
                 document.querySelector(".board-area").appendChild(chat)
             else:
                 under.parentNode.insertBefore(chat, under.nextSibling)
@@ -730,7 +743,7 @@ class FriendUI:
         row.appendChild(a)
         tools = _el("div", None, class_="friend-tools")
         tools.appendChild(self._button(f"Copy {what.lower()}", lambda: self.copy(link, what), primary=True))
-        if hasattr(window.navigator, "share") and window.navigator.share:
+        if js.Reflect.has(window.navigator, "share"):
             text = "Play backgammon with me: open this link." if testid == "invite-link" else "My reply: open this link to connect."
             tools.appendChild(self._button("Share…", lambda: self.share(text, link)))
         row.appendChild(tools)
@@ -764,7 +777,7 @@ class FriendUI:
             self.chat_lines.append(("You", text))
             self.render_panel()
             box = document.querySelector('[data-testid="chat-input"]')
-            if not _missing(box):
+            if not missing(box):
                 box.focus()
 
         form.addEventListener("submit", self._panel_proxy(submit))
@@ -812,8 +825,6 @@ class FriendUI:
             ctl = self.ctl
             if not ctl.human_to_move:
                 return ""
-            from .autoplay import fallback_choice
-
             notation = fallback_choice(ctl.game.position, *ctl.game.dice)
             play = ctl.game.position.parse_play(notation, *ctl.game.dice) if notation else None
             if play is not None:
@@ -832,7 +843,7 @@ class FriendUI:
                     break
                 ctl.click(srcs[0])
                 ctl.click(sorted(ctl.legal, key=str)[0])
-            self.app.update()
+            self.page.update()
             self.save()
             return notation or ""
 
@@ -850,20 +861,10 @@ class FriendUI:
                                "pc": str(self.pc.connectionState) if self.pc is not None else None,
                                "sent": self.sent, "unsent": self.unsent,
                                "buffered": int(self.dc.bufferedAmount) if self.dc is not None else None,
-                               "sctp": str(self.pc.sctp.state) if self.pc is not None and self.pc.sctp else None,
+                               "sctp": str(self.pc.sctp.state) if self.pc is not None and not missing(self.pc.sctp) else None,
                                "trace": list(self.trace), "problem": self.problem})
 
         hook = {"choose": self._proxy(choose), "sendRaw": self._proxy(send_raw), "state": self._proxy(state),
                 "pc": self._proxy(lambda: self.pc)}
         window.bgFriendTest = _js(hook)
 
-
-def start_from_form(app):
-    """The New game form asked for a friend game: host one in this page."""
-    if app.friend is not None:
-        app.friend.close()
-    app.cancel_ai()
-    app.friend = FriendUI(app, {"mode": "friend"})
-    app.ctl = app.friend.ctl
-    app.update()
-    app.save()

@@ -3,8 +3,10 @@
 ``FriendController`` is the board page's ``Controller`` (picking, moving,
 undo, Done, announcements, the view) with the turn flow of a friend game: the
 dice come from the ``FriendSession``'s fair exchange, this page moves only its
-own colour, and the friend's plays arrive as messages that the session checks
-with the engine before anything changes. Phases (``data-phase`` on the board):
+own colour (``modes.FriendMode``), and the friend's plays arrive as messages
+that the session checks with the engine before anything changes. It overrides
+the controller's hooks (``_commit``, ``_is_over``, ``_next_turn``, ``result``)
+and adds the friend's side (``receive``/``handle``). Phases (``data-phase``):
 
 - ``opening``: waiting for the opening roll (connecting, or the exchange);
 - ``roll``: this player's turn to roll; ``rolling``: the exchange is under way;
@@ -13,31 +15,25 @@ with the engine before anything changes. Phases (``data-phase`` on the board):
 - ``over``: the game ended (or someone resigned); ``stopped``: it cannot go on.
 """
 
-from __future__ import annotations
+from engine import TurnBuilder
 
-from fractions import Fraction
-from typing import Optional
-
-from engine import Position
-
-try:
-    from engine import TurnBuilder
-except ImportError:  # pragma: no cover
-    from engine.turn import TurnBuilder
-
-from .controller import Controller, Settings, cap, dice_text, fraction_text
+from .controller import Controller, Settings, dice_text, fraction_text
 from .friend_session import FriendSession
+from .modes import KIND_TEXT, FriendMode, cap
 
 STATE_VERSION = 1
 KIND_TEXT = {"single": "a single game", "gammon": "a gammon", "backgammon": "a backgammon"}
 
 
 class FriendController(Controller):
-    def __init__(self, session: FriendSession, **kw):
-        super().__init__(settings=Settings(mode="friend", level=3, color=session.me), **kw)
+    opening_phases = ("remote", "move")
+
+    def __init__(self, session: FriendSession):
+        super().__init__(settings=Settings(mode="friend", level=3, color=session.me),
+                         mode=FriendMode(session.me, lambda: self.peer_name))
         self.session = session
         self.game = session.game
-        self.alerts: list = []       # sentences to show as a notice: ["Your friend's game refused ..."]
+        self.alerts = []             # sentences to show as a notice: ["Your friend's game refused ..."]
         self.phase = "opening"
         self.sync()
 
@@ -49,15 +45,6 @@ class FriendController(Controller):
     @property
     def peer_name(self) -> str:
         return self.session.peer_name or "Your friend"
-
-    def _who(self, color: str) -> str:
-        return "You" if color == self.me else self.peer_name
-
-    def is_human(self, color: str) -> bool:
-        return color == self.me
-
-    def _local_bottom(self) -> str:
-        return self.me
 
     # ------------------------------------------------------------ phase
     def sync(self) -> None:
@@ -98,51 +85,12 @@ class FriendController(Controller):
         self.say("Rolling: waiting for your friend's half of the dice…")
         return None
 
-    def _begin_turn(self) -> None:
-        self.picked, self.legal, self.hint = None, {}, None
-        game = self.game
-        color = game.turn
-        if color != self.me:
-            self.builder = None
-            self.phase = "remote"
-            return
-        self.builder = TurnBuilder(game.position, tuple(game.dice))
-        b = self.builder
-        if b.no_play:
-            self.say(f"You rolled {dice_text(game.dice)}: no legal move, the turn passes.")
-            self.builder = None
-            self.session.play_local(None)
-            self._after_play()
-            return
-        if b.forced:
-            play = b.plays[0]
-            self.say(f"You rolled {dice_text(game.dice)}: the only legal play, {play.notation}, was played automatically.")
-            self.builder = None
-            self.session.play_local(play)
-            self._after_play()
-            return
-        self.phase = "move"
-        doubles = " (doubles: four moves)" if game.dice[0] == game.dice[1] else ""
-        self.say(f"You rolled {dice_text(game.dice)}{doubles}: pick up a checker to move.")
-
-    def done(self) -> bool:
-        if not self.can_done:
-            return False
-        play = self.builder.play
-        self.builder = None
+    def _commit(self, play) -> None:
         self.session.play_local(play)
-        self.say(f"You played {play.notation}.")
         self._after_play()
-        return True
 
-    def _after_play(self) -> None:
-        self.opening = None
-        if self.session.is_over:
-            self.phase = "over"
-            self.builder = None
-            self.say(self.result_sentence())
-            return
-        self._next_turn()
+    def _is_over(self) -> bool:
+        return self.session.is_over
 
     def _next_turn(self) -> None:
         self.opening = None
@@ -229,31 +177,22 @@ class FriendController(Controller):
             self.say(f"Rematch proposed: waiting for {self.peer_name} to accept.")
 
     # ------------------------------------------------------------ results
-    def points(self) -> Fraction:
-        return Fraction(self.session.points() or 0)
+    def points(self):
+        return self.session.points() or 0
 
-    def result(self) -> Optional[dict]:
+    def result(self):
         s = self.session
         if not s.is_over:
             return None
         return {"winner": s.winner, "kind": s.result_kind, "points": fraction_text(self.points())}
 
-    def result_sentence(self) -> str:
+    def result_sentence(self, short: bool = False) -> str:
         s = self.session
         if not s.is_over:
             return ""
-        who = "You win" if s.winner == self.me else f"{self.peer_name} wins"
+        who = self.mode.winner_words(s.winner)
         how = " by resignation" if s.resigned else ""
         return f"{who} with {KIND_TEXT[s.result_kind]}{how} ({cap(s.winner)}). Friend games score no leaderboard points."
-
-    # ------------------------------------------------------------ view
-    def view(self, **kw) -> tuple:
-        pos, v = super().view(**kw)
-        v.me = self.me
-        v.bottom = self.me
-        if self.opening and self.phase in ("remote", "move") and self.viewing is None:
-            v.opening = self.opening
-        return pos, v
 
     # ------------------------------------------------------------ persistence
     def to_dict(self) -> dict:
@@ -282,6 +221,3 @@ class FriendController(Controller):
                 c.builder = TurnBuilder(c.game.position, tuple(c.game.dice))
         return c
 
-
-def start_position_id() -> str:
-    return Position.start().id

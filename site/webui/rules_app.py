@@ -1,87 +1,117 @@
-"""The rules page's browser layer: embedded boards and a live board to try moves on.
+"""The rules page: embedded boards and a live board to try the rules on.
 
+Loaded by ``<script type="mpy" src="./webui/rules_app.py">`` (MicroPython).
 Any ``<div class="bg-board" data-position-id="...">`` left empty (a page the
 build did not pre-render) is drawn here; the ``data-live="true"`` board is a
-two-players-on-one-device game driven by the same controller as the game page.
+two-players-on-one-device game with the game page's controller, board view
+and board input (click, drag, keys).
 """
 
 import js
-from pyodide.ffi import create_proxy
 from pyscript import document
 
+from webui.board_input import BoardInput
+from webui.board_view import BoardView
 from webui.controller import Controller, Settings
+from webui.dom import by_id, later, missing, on, reduced_motion
 from webui.embed import board_from_attrs
-from webui.render import render_board
-
-_proxies = []
-
-
-def on(el, event, fn):
-    proxy = create_proxy(fn)
-    _proxies.append(proxy)
-    el.addEventListener(event, proxy)
 
 
 def fill_embedded():
     """Draw every empty, non-live .bg-board on the page."""
     n = 0
     for el in document.querySelectorAll(".bg-board:not([data-live])"):
-        if el.querySelector("svg") is None:
-            attrs = {str(a.name): str(a.value) for a in el.attributes}
+        if missing(el.querySelector("svg")):
+            attrs = {}
+            for a in el.attributes:
+                attrs[str(a.name)] = str(a.value)
             n += 1
             el.innerHTML = board_from_attrs(attrs, uid=f"rt{n}")
             el.dataset.rendered = "runtime"
 
 
-def _point(el):
-    raw = str(el.dataset.point)
-    return raw if raw in ("bar", "off") else int(raw)
-
-
 class LiveBoard:
+    """Two players on one board: the rules page's place to try moves."""
+
     def __init__(self, el):
-        self.el = el
-        self.ctl = Controller()
-        self.ctl.new_game(Settings(mode="local"))
-        self.status = document.getElementById("status")
-        on(el, "click", self.on_click)
-        on(document.getElementById("roll"), "click", lambda e: self.act(self.ctl.roll))
-        on(document.getElementById("undo"), "click", lambda e: self.act(self.ctl.undo))
-        on(document.getElementById("done"), "click", lambda e: self.act(self.ctl.done))
-        on(document.getElementById("new-game"), "click", lambda e: self.act(self.new))
+        self.status = by_id("status")
+        self.view = BoardView(el, reduced_motion())
+        self.ctl = self._new_controller()
+        self.input = BoardInput(el, self.view, self, keys="board")
+        on(by_id("roll"), "click", lambda e: self.roll())
+        on(by_id("undo"), "click", lambda e: self.undo())
+        on(by_id("done"), "click", lambda e: self.done())
+        on(by_id("new-game"), "click", lambda e: self.new())
         self.update()
+
+    @staticmethod
+    def _new_controller():
+        ctl = Controller()
+        ctl.new_game(Settings(mode="local"))
+        return ctl
 
     def new(self):
-        self.ctl = Controller()
-        self.ctl.new_game(Settings(mode="local"))
-
-    def act(self, fn):
-        try:
-            fn()
-        except ValueError as err:
-            js.console.warn(str(err))
+        self.ctl = self._new_controller()
         self.update()
 
-    def on_click(self, event):
-        target = event.target.closest("[data-point]")
-        if target:
-            self.ctl.click(_point(target))
+    def _act(self, fn):
+        try:
+            changed = fn()
+        except ValueError as err:
+            js.console.warn(str(err))
+            return
+        if changed is not False:
+            self.acted()
+
+    def roll(self):
+        if self.ctl.phase == "roll" and not self.view.animating:
+            self._act(self.ctl.roll)
+
+    def undo(self):
+        self._act(self.ctl.undo)
+
+    def done(self):
+        self._act(self.ctl.done)
+
+    def go_live(self):
+        self.ctl.view_history(None)
+        self.update()
+
+    def redraw(self):
+        self.update()
+
+    def acted(self):
+        ctl = self.ctl
+        auto, ctl.auto = ctl.auto, None
+        if auto is not None and not self.view.reduced:
+            later(self._show_auto(ctl, auto), "automatic play")
+            return
+        self.update()
+
+    async def _show_auto(self, ctl, auto):
+        pos, dice, frames = auto
+        self.say(ctl.take_announcements())
+        await self.view.animate(frames, pos, dice, pos.turn, still=lambda: ctl is self.ctl)
+        if ctl is self.ctl:
             self.update()
+
+    def say(self, said):
+        if said:
+            self.status.textContent = " ".join(said[-2:])
 
     def update(self):
         ctl = self.ctl
-        position, view = ctl.view(uid="live")
-        self.el.innerHTML = render_board(position, view)
-        document.getElementById("roll").disabled = ctl.phase != "roll"
-        document.getElementById("undo").disabled = not (ctl.human_to_move and ctl.builder and ctl.builder.steps)
-        document.getElementById("done").disabled = not ctl.can_done
-        document.getElementById("new-game").disabled = False
-        said = ctl.take_announcements()
-        if said:
-            self.status.textContent = " ".join(said[-2:])
+        position, view = ctl.view(uid="live", animate=not self.view.reduced)
+        self.view.draw(position, view)
+        busy = self.view.animating
+        by_id("roll").disabled = busy or ctl.phase != "roll"
+        by_id("undo").disabled = busy or not (ctl.human_to_move and ctl.builder and ctl.builder.steps)
+        by_id("done").disabled = busy or not ctl.can_done
+        by_id("new-game").disabled = False
+        self.say(ctl.take_announcements())
 
 
 fill_embedded()
 live = document.querySelector('.bg-board[data-live="true"]')
-board = LiveBoard(live) if live is not None else None
+board = None if missing(live) else LiveBoard(live)
 document.body.dataset.ready = "true"

@@ -1,0 +1,123 @@
+"""The computer's side of the page: the AI worker, the opening book, the fallback.
+
+The AI (``ai/``, Pyodide) runs in a PyScript worker that the page adds only
+once it is playable, so it never delays the first move; until it answers,
+``body[data-ai]`` is "loading" (then "ready", or "failed"). The computer's
+first plays (its opening, and its answer to the player's opening) come from
+the opening book (``opening_book.py``, a table of the real AI's plays built
+by ``python -m ai.opening_book``), fetched and read on this thread, so they
+never wait for the worker either. Any other play waits for the worker, and
+``waiting(seconds)`` is called every second meanwhile so the page can show
+that the computer is still getting ready. If the worker cannot start, the
+simple player of ``fallback_player`` keeps the game going.
+"""
+
+import asyncio
+import json
+
+import js
+from pyscript import document, workers
+
+from .dom import later
+from .fallback_player import fallback_choice
+from .opening_book import Book
+
+WORKER_SRC = "./webui/ai_worker.py"
+WORKER_CONFIG = '{"interpreter": "./vendor/pyodide-314.0.7/pyodide.mjs", "files": {"./py/worker.zip": "./*"}}'
+BOOK_URL = "./opening-book.json"
+START_LIMIT_S = 180   # a worker that has not answered by then is given up
+
+
+class AiClient:
+    def __init__(self, on_state=None):
+        self.state = "idle"          # idle | loading | ready | failed
+        self.worker = None
+        self.on_state = on_state     # called with the new state
+        self.waited = 0              # seconds the page has waited for the worker so far
+        self._ready = asyncio.Event()
+        self._book = None
+        self._book_loaded = False
+
+    # ------------------------------------------------------------ worker
+    def start(self):
+        """Add the AI's worker (once): call when the page is playable."""
+        if self.state != "idle":
+            return
+        script = document.createElement("script")
+        script.setAttribute("type", "py")
+        script.setAttribute("worker", "")
+        script.setAttribute("name", "ai")
+        script.setAttribute("src", WORKER_SRC)
+        script.setAttribute("config", WORKER_CONFIG)
+        document.body.appendChild(script)
+        self._set("loading")
+        later(self._connect(), "AI worker start")
+
+    async def _connect(self):
+        try:
+            self.worker = await asyncio.wait_for(workers["ai"], START_LIMIT_S)
+        except Exception as err:
+            js.console.error(f"the AI's worker did not start: {err!r}")
+            self._set("failed")
+        else:
+            self._set("ready")
+        self._ready.set()
+
+    def _set(self, state):
+        self.state = state
+        document.body.dataset.ai = state
+        if self.on_state is not None:
+            self.on_state(state)
+
+    @property
+    def loading(self) -> bool:
+        return self.state in ("idle", "loading")
+
+    async def ready(self, waiting=None) -> bool:
+        """Wait for the worker; ``waiting(seconds)`` every second meanwhile. True if it answers."""
+        if self.state == "idle":
+            self.start()
+        while not self._ready.is_set():
+            if waiting is not None:
+                waiting(self.waited)
+            try:
+                await asyncio.wait_for(self._ready.wait(), 1)
+            except asyncio.TimeoutError:
+                self.waited += 1
+        return self.state == "ready"
+
+    # ------------------------------------------------------------ book
+    async def book(self):
+        """The opening book (fetched once; None if it cannot be read)."""
+        if not self._book_loaded:
+            self._book_loaded = True
+            try:
+                response = await js.fetch(BOOK_URL)
+                if not response.ok:
+                    raise ValueError(f"HTTP {response.status}")
+                self._book = Book(json.loads(str(await response.text())))
+            except Exception as err:
+                js.console.warn(f"no opening book ({err!r}): the computer's first plays wait for its worker")
+                self._book = None
+        return self._book
+
+    # ------------------------------------------------------------ asks
+    async def choose(self, pos, d1, d2, level, seed, waiting=None) -> str:
+        """gnubg notation of the computer's play ("" when there is none)."""
+        book = await self.book()
+        if book is not None:
+            notation = book.notation(pos, d1, d2, level)
+            if notation is not None:
+                return notation
+        if await self.ready(waiting):
+            try:
+                return str(await self.worker.choose(pos.id, pos.turn, d1, d2, level, "" if seed is None else seed))
+            except Exception as err:
+                js.console.error(f"the AI's worker failed ({err!r}); the simple player moves")
+        return fallback_choice(pos, d1, d2)
+
+    async def hint(self, pos, d1, d2, waiting=None):
+        """Ranked plays [[notation, equity]], best first; None when the AI cannot answer."""
+        if not await self.ready(waiting):
+            return None
+        return json.loads(str(await self.worker.hint(pos.id, pos.turn, d1, d2)))

@@ -1,0 +1,226 @@
+"""Board input: pointer (click, tap, drag), keyboard and focus, for any live board.
+
+Shared by the game page and the rules page's live board. It turns events on
+the board element into calls on a page object (``page``) and holds no rules
+and no game state beyond the gesture in progress:
+
+- ``page.ctl``: the controller (``click(point)``, ``picked``, ``legal``,
+  ``focus``, ``human_to_move``, ``viewing``, ``turn``);
+- ``page.acted()``: the game changed (save, redraw, let the computer go on);
+- ``page.redraw()``: only the view changed (picked up, focus);
+- ``page.roll()``, ``page.undo()``, ``page.done()``, ``page.go_live()``: the keys R, U, D, Escape.
+"""
+
+from pyscript import document
+
+from . import render
+from .dom import missing, on
+
+SVG_NS = "http://www.w3.org/2000/svg"
+DRAG_SLOP_PX = 8
+
+
+def point_value(raw):
+    """A ``data-point`` attribute as the controller's point (1..24, "bar", "off")."""
+    if raw in ("bar", "off"):
+        return raw
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        return None
+
+
+def focus_rows(bottom):
+    """Focus order for arrow keys: two visual rows, left to right."""
+    top, low = [], []
+    for p in range(1, 25):
+        x, is_top = render.point_column(bottom, p)
+        (top if is_top else low).append((x, p))
+    top = [p for _, p in sorted(top)]
+    low = [p for _, p in sorted(low)]
+    return [top[:6] + ["bar"] + top[6:] + ["off"], low[:6] + ["bar"] + low[6:] + ["off"]]
+
+
+class BoardInput:
+    def __init__(self, el, view, page, keys="page"):
+        self.el = el            # the element holding the board's svg
+        self.view = view        # its BoardView (animating, rendering, keyboard)
+        self.page = page
+        self.drag = None
+        self.last_row = 1
+        on(el, "pointerdown", self.on_down)
+        on(el, "pointermove", self.on_move)
+        on(el, "pointerup", self.on_up)
+        on(el, "pointercancel", self.on_cancel)
+        on(el, "focusin", self.on_focusin)
+        on(el, "focusout", self.on_focusout)
+        # keys="page": R, U, D and Escape work anywhere on the page (the game page);
+        # "board": only while the board has the focus (a page of text around it)
+        on(document if keys == "page" else el, "keydown", self.on_key)
+
+    def _blocked(self):
+        ctl = self.page.ctl
+        return self.view.animating or ctl.viewing is not None or not ctl.human_to_move
+
+    # ---------------------------------------------------------- pointer
+    def _target(self, event):
+        t = event.target
+        el = None if missing(t) else t.closest("[data-point]")
+        return None if missing(el) else point_value(str(el.dataset.point))
+
+    def _svg(self):
+        return self.el.querySelector("svg")
+
+    def _svg_xy(self, event):
+        svg = self._svg()
+        pt = svg.createSVGPoint()
+        pt.x, pt.y = event.clientX, event.clientY
+        p = pt.matrixTransform(svg.getScreenCTM().inverse())
+        return float(p.x), float(p.y)
+
+    def on_down(self, event):
+        if self._blocked():
+            return
+        if str(event.pointerType) == "mouse" and int(event.button) != 0:
+            return
+        pt = self._target(event)
+        if pt is None:
+            return
+        ctl = self.page.ctl
+        if ctl.picked is not None and pt in ctl.legal:
+            ctl.click(pt)
+            self.page.acted()
+            return
+        putdown = pt == ctl.picked
+        if not putdown:
+            result = ctl.click(pt)
+            self.page.redraw()
+            if result != "pick":
+                return
+        self.drag = {"x": float(event.clientX), "y": float(event.clientY), "src": pt,
+                     "moved": False, "putdown": putdown, "ghost": None}
+        try:
+            self.el.setPointerCapture(event.pointerId)
+        except Exception:
+            pass
+
+    def on_move(self, event):
+        d = self.drag
+        if not d:
+            return
+        if not d["moved"] and abs(float(event.clientX) - d["x"]) + abs(float(event.clientY) - d["y"]) < DRAG_SLOP_PX:
+            return
+        d["moved"] = True
+        event.preventDefault()
+        x, y = self._svg_xy(event)
+        ghost = d["ghost"]
+        if ghost is None or not ghost.isConnected:
+            ghost = document.createElementNS(SVG_NS, "circle")
+            ghost.setAttribute("r", str(render.R - 2))
+            ghost.setAttribute("class", "drag-ghost")
+            ghost.setAttribute("fill", "url(#b-cw)" if self.page.ctl.turn == "white" else "url(#b-cb)")
+            ghost.setAttribute("stroke", "#5ec8ff")
+            ghost.setAttribute("stroke-width", "3")
+            self._svg().appendChild(ghost)
+            d["ghost"] = ghost
+            document.body.classList.add("dragging")
+        ghost.setAttribute("cx", str(x))
+        ghost.setAttribute("cy", str(y))
+
+    def on_up(self, event):
+        d, self.drag = self.drag, None
+        document.body.classList.remove("dragging")
+        if not d:
+            return
+        ctl = self.page.ctl
+        if d["moved"]:
+            x, y = self._svg_xy(event)
+            bottom = str(self._svg().dataset.bottom or "white")
+            over = render.hit_test(bottom, x, y)
+            if over is not None and over in ctl.legal:
+                ctl.click(over)
+                self.page.acted()
+                return
+            self.page.redraw()  # back where it was, still picked up
+            return
+        if d["putdown"]:
+            ctl.click(d["src"])
+            self.page.redraw()
+
+    def on_cancel(self, event):
+        self.drag = None
+        document.body.classList.remove("dragging")
+        self.page.redraw()
+
+    # --------------------------------------------------------- keyboard
+    def on_focusin(self, event):
+        pt = self._target(event)
+        if pt is not None:
+            self.view.keyboard = True
+            ctl = self.page.ctl
+            if ctl.focus != pt:
+                ctl.focus = pt
+                self.page.redraw()
+
+    def on_focusout(self, event):
+        if self.view.rendering:
+            return
+        rel = event.relatedTarget
+        if missing(rel) or not self.el.contains(rel):
+            self.view.keyboard = False
+            ctl = self.page.ctl
+            if ctl.focus is not None:
+                ctl.focus = None
+                position, v = ctl.view(animate=False)
+                self.view.draw(position, v)
+
+    def on_key(self, event):
+        target = event.target
+        tag = "" if missing(target) or missing(target.tagName) else str(target.tagName).lower()
+        if tag in ("input", "select", "textarea") or event.ctrlKey or event.metaKey or event.altKey:
+            return
+        key = str(event.key)
+        page = self.page
+        ctl = page.ctl
+        if key in ("u", "U"):
+            page.undo()
+        elif key in ("d", "D"):
+            page.done()
+        elif key in ("r", "R"):
+            page.roll()
+        elif key == "Escape":
+            if ctl.viewing is not None:
+                page.go_live()
+            elif ctl.picked is not None:
+                ctl.click(ctl.picked)
+                page.redraw()
+        elif self.view.keyboard and key in ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"):
+            event.preventDefault()
+            self.arrow(key)
+        elif self.view.keyboard and key in ("Enter", " ") and ctl.focus is not None:
+            event.preventDefault()
+            if ctl.human_to_move and ctl.viewing is None and not self.view.animating:
+                ctl.click(ctl.focus)
+                page.acted()
+
+    def arrow(self, key):
+        ctl = self.page.ctl
+        bottom = str(self._svg().dataset.bottom or "white")
+        rows = focus_rows(bottom)
+        cur = ctl.focus if ctl.focus is not None else rows[1][-2]
+        if cur in ("bar", "off"):
+            r = self.last_row
+        else:
+            r = 0 if cur in rows[0] else 1
+        c = rows[r].index(cur)
+        if key == "ArrowLeft":
+            c = max(0, c - 1)
+        elif key == "ArrowRight":
+            c = min(len(rows[r]) - 1, c + 1)
+        elif key == "ArrowUp":
+            r = 0
+        else:
+            r = 1
+        self.last_row = r
+        ctl.focus = rows[r][c]
+        self.page.redraw()
