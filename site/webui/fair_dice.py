@@ -18,16 +18,13 @@ True
 True
 """
 
-from __future__ import annotations
-
 import hashlib
-import hmac
-import secrets as _secrets
-from typing import Iterator
+import random
 
 SECRET_BYTES = 32
 DOMAIN = b"backgammon-fair-dice-v1"
 LIMIT = 252  # 7 * 36: the largest multiple of 36 that fits in a byte
+SEED_DRAWS = 16  # 32-bit draws from the system's CSPRNG hashed into one secret
 
 
 class CommitmentMismatch(ValueError):
@@ -35,20 +32,43 @@ class CommitmentMismatch(ValueError):
 
 
 def new_secret() -> bytes:
-    """32 bytes from the operating system's (in the browser: crypto.getRandomValues) CSPRNG."""
-    return _secrets.token_bytes(SECRET_BYTES)
+    """32 random bytes from the system's CSPRNG (in the browser: crypto.getRandomValues).
+
+    No module in the subset of CPython and MicroPython reads that CSPRNG
+    directly (MicroPython has neither ``os.urandom`` nor ``secrets``), but
+    ``random.seed()`` without an argument seeds from it in each runtime:
+    CPython and Pyodide from ``os.urandom``, MicroPython's browser build from
+    ``crypto.getRandomValues``. So each of ``SEED_DRAWS`` draws reseeds and
+    takes the first 32 bits, and SHA-256 of them all is the secret. Side
+    effect: the ``random`` module's shared generator is reseeded at random.
+    """
+    h = hashlib.sha256(DOMAIN + b"\0secret\0")
+    for _ in range(SEED_DRAWS):
+        random.seed()
+        h.update(random.getrandbits(32).to_bytes(4, "big"))
+    return h.digest()
 
 
 def commitment(secret: bytes) -> str:
     """SHA-256 of the secret, as 64 lowercase hex digits."""
     _check_secret(secret)
-    return hashlib.sha256(secret).hexdigest()
+    return hashlib.sha256(secret).digest().hex()
+
+
+def _same_text(a: str, b: str) -> bool:
+    """``a == b`` in time that depends only on the lengths (``hmac.compare_digest``)."""
+    if len(a) != len(b):
+        return False
+    diff = 0
+    for x, y in zip(a, b):
+        diff |= ord(x) ^ ord(y)
+    return diff == 0
 
 
 def verify(commit_hex: str, secret: bytes) -> None:
     """:raises CommitmentMismatch: ``secret`` is not the one committed to."""
     _check_secret(secret)
-    if not hmac.compare_digest(hashlib.sha256(secret).hexdigest(), str(commit_hex).lower()):
+    if not _same_text(commitment(secret), str(commit_hex).lower()):
         raise CommitmentMismatch(
             "Your friend's dice secret does not match the commitment they sent before: "
             "the dice could have been chosen, so this game is stopped."
@@ -60,7 +80,7 @@ def _check_secret(secret: bytes) -> None:
         raise ValueError(f"a dice secret is {SECRET_BYTES} bytes")
 
 
-def outcomes(white_secret: bytes, black_secret: bytes, context: str) -> Iterator[int]:
+def outcomes(white_secret: bytes, black_secret: bytes, context: str):
     """An endless stream of outcomes 0..35, each uniform, from both secrets.
 
     White's secret comes first so both sides derive the same stream.
@@ -110,8 +130,8 @@ class Exchange:
         self.index = index
         self.mine = mine if mine is not None else new_secret()
         _check_secret(self.mine)
-        self.peer_commit: str | None = None
-        self.peer_secret: bytes | None = None
+        self.peer_commit = None   # the peer's commitment (64 hex digits) once it arrived
+        self.peer_secret = None   # the peer's secret (bytes) once revealed and checked
 
     @property
     def commit(self) -> str:

@@ -1,9 +1,9 @@
 """The friend game's messages: a small, strict, versioned JSON codec (pure).
 
-Every message is one JSON object on the data channel::
+Every message is one JSON object on the data channel, written with its keys
+sorted (``strict_json``: the same text in every runtime)::
 
-    {"v": 1, "t": "play", "seq": 7, "game": 1, "turn": 4, "dice": [3, 1],
-     "move": "8/5 6/5", "pos": "4HPwATDgc/ABMA"}
+    {"dice":[3,1],"game":1,"move":"8/5 6/5","pos":"4HPwATDgc/ABMA","seq":7,"t":"play","turn":4,"v":1}
 
 - ``v``: protocol version (``VERSION``); another version is refused with a
   message saying so.
@@ -25,11 +25,7 @@ characters.
 'good luck'
 """
 
-from __future__ import annotations
-
-import json
-import re
-import unicodedata
+from . import strict_json
 
 VERSION = 1
 MAX_BYTES = 2048
@@ -39,14 +35,57 @@ MAX_REASON = 200
 COLORS = ("white", "black")
 KINDS = ("single", "gammon", "backgammon")
 
-_POS_ID = re.compile(r"^[A-Za-z0-9+/]{14}$")
-_HEX64 = re.compile(r"^[0-9a-f]{64}$")
-_ROOM = re.compile(r"^[0-9a-f]{12}$")
-_MOVE = re.compile(r"^[0-9a-z/*() ]{0,80}$")
+_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+_HEX = "0123456789abcdef"
+#: (allowed characters, shortest, longest) of the fixed-format fields
+_POS_ID = (_ALNUM + "+/", 14, 14)
+_HEX64 = (_HEX, 64, 64)
+_ROOM = (_HEX, 12, 12)
+_MOVE = ("0123456789abcdefghijklmnopqrstuvwxyz/*() ", 0, 80)
+
+#: Code points that are not plain text (inclusive ranges): the Unicode
+#: categories Cc (control), Cf (format: soft hyphen, zero-width and bidi
+#: controls, tags ...), Cs (surrogates) and Co (private use), and the
+#: noncharacters. Unassigned code points are allowed: which ones are
+#: unassigned depends on each runtime's Unicode version.
+_NOT_TEXT = (
+    (0x0, 0x1F), (0x7F, 0x9F), (0xAD, 0xAD), (0x600, 0x605), (0x61C, 0x61C), (0x6DD, 0x6DD),
+    (0x70F, 0x70F), (0x890, 0x891), (0x8E2, 0x8E2), (0x180E, 0x180E), (0x200B, 0x200F),
+    (0x202A, 0x202E), (0x2060, 0x206F), (0xD800, 0xF8FF), (0xFDD0, 0xFDEF), (0xFEFF, 0xFEFF),
+    (0xFFF9, 0xFFFB), (0x110BD, 0x110BD), (0x110CD, 0x110CD), (0x13430, 0x1343F),
+    (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0001, 0xE0001), (0xE0020, 0xE007F),
+    (0xF0000, 0x10FFFF),
+)
+_ZWJ = 0x200D  # a format character that joins emoji: kept
 
 
 class ProtocolError(ValueError):
     """A message refused; ``str(err)`` is a sentence for the player."""
+
+
+def is_control(ch: str) -> bool:
+    """True for a character that is not plain text (see ``_NOT_TEXT``); the
+    zero-width joiner of emoji sequences counts as text.
+
+    >>> is_control("\\u0007"), is_control("\\u202e"), is_control("é"), is_control("\\u200d")
+    (True, True, False, False)
+    """
+    cp = ord(ch)
+    if 0x20 <= cp < 0x7F or cp == _ZWJ:
+        return False
+    if cp & 0xFFFE == 0xFFFE:  # U+FFFE, U+FFFF, U+1FFFE ...: noncharacters
+        return True
+    for lo, hi in _NOT_TEXT:
+        if cp < lo:
+            return False
+        if cp <= hi:
+            return True
+    return False
+
+
+def _shown(text: str, limit: int = 20) -> str:
+    """Peer text quoted for an error message: cut short, control characters as '?'."""
+    return "'" + "".join("?" if is_control(ch) else ch for ch in text[:limit]) + "'"
 
 
 # ------------------------------------------------------------------ field checks
@@ -66,9 +105,12 @@ def _choice(options):
     return check
 
 
-def _regex(pattern, what):
+def _chars(spec, what):
+    allowed, shortest, longest = spec
+
     def check(name, value):
-        if not isinstance(value, str) or not pattern.match(value):
+        if (not isinstance(value, str) or not shortest <= len(value) <= longest
+                or any(ch not in allowed for ch in value)):
             raise ProtocolError(f"its {name} is not {what}")
         return value
     return check
@@ -80,7 +122,7 @@ def _text(limit, *, empty=True):
             raise ProtocolError(f"its {name} is not text")
         if len(value) > limit:
             raise ProtocolError(f"its {name} is longer than {limit} characters")
-        if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and ch not in "\u200d" for ch in value):
+        if any(is_control(ch) for ch in value):
             raise ProtocolError(f"its {name} contains control characters")
         if not empty and not value.strip():
             raise ProtocolError(f"its {name} is empty")
@@ -104,19 +146,20 @@ def _dice(name, value):
 GAME = _int(1, 10_000)
 TURN = _int(0, 10_000)
 
-#: type -> {field: check}. ``v``, ``t`` and ``seq`` are common to all.
+#: type -> ((field, check), ...), checked in this order. ``v``, ``t`` and
+#: ``seq`` are common to all.
 FIELDS = {
-    "hello": {"name": _text(MAX_NAME), "color": _choice(COLORS), "room": _regex(_ROOM, "a room code"),
-              "game": GAME, "turns": TURN, "pos": _regex(_POS_ID, "a position ID"),
-              "turn": _choice(COLORS), "app": _text(40)},
-    "commit": {"game": GAME, "roll": TURN, "hash": _regex(_HEX64, "a SHA-256 digest")},
-    "reveal": {"game": GAME, "roll": TURN, "secret": _regex(_HEX64, "a 32-byte secret")},
-    "play": {"game": GAME, "turn": TURN, "dice": _dice, "move": _regex(_MOVE, "a move in gnubg notation"),
-             "pos": _regex(_POS_ID, "a position ID")},
-    "resign": {"game": GAME, "kind": _choice(KINDS)},
-    "rematch": {"game": GAME},
-    "chat": {"text": _text(MAX_CHAT, empty=False)},
-    "error": {"reason": _text(MAX_REASON), "fatal": _bool},
+    "hello": (("name", _text(MAX_NAME)), ("color", _choice(COLORS)), ("room", _chars(_ROOM, "a room code")),
+              ("game", GAME), ("turns", TURN), ("pos", _chars(_POS_ID, "a position ID")),
+              ("turn", _choice(COLORS)), ("app", _text(40))),
+    "commit": (("game", GAME), ("roll", TURN), ("hash", _chars(_HEX64, "a SHA-256 digest"))),
+    "reveal": (("game", GAME), ("roll", TURN), ("secret", _chars(_HEX64, "a 32-byte secret"))),
+    "play": (("game", GAME), ("turn", TURN), ("dice", _dice), ("move", _chars(_MOVE, "a move in gnubg notation")),
+             ("pos", _chars(_POS_ID, "a position ID"))),
+    "resign": (("game", GAME), ("kind", _choice(KINDS))),
+    "rematch": (("game", GAME),),
+    "chat": (("text", _text(MAX_CHAT, empty=False)),),
+    "error": (("reason", _text(MAX_REASON)), ("fatal", _bool)),
 }
 COMMON = ("v", "t", "seq")
 
@@ -127,22 +170,27 @@ def validate(msg) -> dict:
         raise ProtocolError("Refused a message from your friend's game: it is not a JSON object.")
     v = msg.get("v")
     if v != VERSION or isinstance(v, bool):
+        shown = str(v)[:10] if v is None or isinstance(v, (int, str)) else "unknown"
         raise ProtocolError(
-            f"Your friend's game speaks protocol version {str(v)[:10]!s}, this page version {VERSION}: "
+            f"Your friend's game speaks protocol version {shown}, this page version {VERSION}: "
             "both of you reload the page to get the same version, then make a new link."
         )
     t = msg.get("t")
     if not isinstance(t, str) or t not in FIELDS:
-        shown = t[:20] if isinstance(t, str) else type(t).__name__
-        raise ProtocolError(f"Refused a message from your friend's game: unknown type {shown!r}.")
+        if isinstance(t, str):
+            shown = _shown(t)
+        else:
+            shown = "(none given)" if t is None else f"(a {_type_name(t)}, not a name)"
+        raise ProtocolError(f"Refused a message from your friend's game: unknown type {shown}.")
     seq = msg.get("seq")
     if isinstance(seq, bool) or not isinstance(seq, int) or not 1 <= seq <= 10**9:
         raise ProtocolError(f"Refused a {t!r} message from your friend's game: it has no sequence number.")
     spec = FIELDS[t]
-    extra = set(msg) - set(spec) - set(COMMON)
+    names = [name for name, _ in spec]
+    extra = [key for key in msg if key not in names and key not in COMMON]
     if extra:
-        raise ProtocolError(f"Refused a {t!r} message from your friend's game: unexpected field {sorted(extra)[0][:20]!r}.")
-    for name, check in spec.items():
+        raise ProtocolError(f"Refused a {t!r} message from your friend's game: unexpected field {_shown(min(extra))}.")
+    for name, check in spec:
         if name not in msg:
             raise ProtocolError(f"Refused a {t!r} message from your friend's game: its {name} is missing.")
         try:
@@ -150,6 +198,15 @@ def validate(msg) -> dict:
         except ProtocolError as err:
             raise ProtocolError(f"Refused a {t!r} message from your friend's game: {err}.") from None
     return msg
+
+
+def _type_name(value) -> str:
+    """The JSON name of a parsed value's type (for a message about it)."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    return "array" if isinstance(value, list) else "object"
 
 
 def parse(text) -> dict:
@@ -162,20 +219,16 @@ def parse(text) -> dict:
             f"Refused a message from your friend's game: it is {size} bytes, more than the {MAX_BYTES} allowed."
         )
     try:
-        msg = json.loads(text, parse_constant=_no_constant)
-    except (ValueError, RecursionError):
+        msg = strict_json.loads(text)
+    except ValueError:
         raise ProtocolError("Refused a message from your friend's game: it is not valid JSON.") from None
     return validate(msg)
 
 
-def _no_constant(name):
-    raise ValueError(f"{name} is not JSON")
-
-
 def dump(msg: dict) -> str:
-    """A validated message -> compact JSON text. :raises ProtocolError: invalid or too long."""
+    """A validated message -> compact JSON text (keys sorted). :raises ProtocolError: invalid or too long."""
     validate(msg)
-    text = json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+    text = strict_json.dumps(msg)
     if len(text.encode("utf-8")) > MAX_BYTES:
         raise ProtocolError(f"message too long to send ({len(text)} characters)")
     return text
@@ -190,7 +243,8 @@ class Channel:
         self.received = 0   # last seq accepted
 
     def encode(self, t: str, **fields) -> str:
-        msg = {"v": VERSION, "t": t, "seq": self.sent + 1, **fields}
+        msg = {"v": VERSION, "t": t, "seq": self.sent + 1}
+        msg.update(fields)
         text = dump(msg)
         self.sent += 1
         return text
@@ -212,6 +266,6 @@ def clean_name(name, default: str = "Your friend") -> str:
     """A display name: plain text, no control characters, at most ``MAX_NAME``."""
     if not isinstance(name, str):
         return default
-    name = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C" or ch == "\u200d")
+    name = "".join(ch for ch in name if not is_control(ch))
     name = " ".join(name.split())[:MAX_NAME].strip()
     return name or default

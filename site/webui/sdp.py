@@ -18,15 +18,9 @@ Codes never reach a server: they travel in the URL fragment, through the
 players' own messaging apps, or pasted by hand.
 """
 
-from __future__ import annotations
-
-import base64
 import hashlib
-import ipaddress
-import re
 import struct
 import zlib
-from dataclasses import dataclass, field
 
 FORMAT = 1                      # first byte of every code: FORMAT << 4 | flags
 F_DEFLATE = 0x1                 # body is raw-deflated
@@ -39,41 +33,94 @@ FINGERPRINT_ALGS = {"sha-256": 32, "sha-384": 48, "sha-512": 64}
 ALG_CODES = ("sha-256", "sha-384", "sha-512")
 MAX_CANDIDATES = 8
 MAX_CODE = 1200                 # characters: anything longer is not one of ours
+MAX_BODY = 4096                 # bytes of an inflated code: anything longer is not one of ours
 
-ICE_CHARS = re.compile(r"^[A-Za-z0-9+/]+$")
-_MDNS = re.compile(r"^([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})\.local$")
-_HOSTNAME = re.compile(r"^[A-Za-z0-9.-]{1,253}$")
+_DIGITS = "0123456789"
+_HEX = "0123456789abcdef"
+_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" + _DIGITS
+ICE_CHARS = _ALNUM + "+/"                 # ice-ufrag and ice-pwd
+HOST_CHARS = _ALNUM + ".-"                # a candidate's host name
+B64URL = _ALNUM[:52] + _DIGITS + "-_"     # base64url, in digit order
+_MDNS_GROUPS = (8, 4, 4, 4, 12)           # hex digits in a uuid.local name
 
 
 class SignalError(ValueError):
     """A code or SDP that cannot be used; the message is for the player."""
 
 
-@dataclass(frozen=True)
 class Candidate:
-    """One UDP ICE candidate: ``Candidate('192.168.1.20', 50000, 'host')``."""
+    """One UDP ICE candidate: ``Candidate('192.168.1.20', 50000, 'host')``. A value: compare, hash, don't change."""
 
-    address: str                # IPv4, IPv6, an mDNS name (uuid.local) or a host name
-    port: int
-    type: str = "host"          # host | srflx | prflx | relay
+    def __init__(self, address: str, port: int, type: str = "host"):
+        self.address = address  # IPv4, IPv6, an mDNS name (uuid.local) or a host name
+        self.port = port
+        self.type = type        # host | srflx | prflx | relay
+
+    def _key(self) -> tuple:
+        return (self.address, self.port, self.type)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Candidate) and self._key() == other._key()
+
+    def __ne__(self, other) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Candidate({self.address!r}, {self.port!r}, {self.type!r})"
 
 
-@dataclass(frozen=True)
+#: Signal's fields in constructor order, with their defaults where they have one.
+SIGNAL_FIELDS = ("kind", "ufrag", "pwd", "fingerprint", "setup", "candidates", "alg", "room", "nonce", "created", "role")
+
+
 class Signal:
-    """The essentials of an offer or answer, plus the friend game's envelope."""
+    """The essentials of an offer or answer, plus the friend game's envelope.
 
-    kind: str                   # "offer" | "answer"
-    ufrag: str                  # ice-ufrag: "NYOu"
-    pwd: str                    # ice-pwd: "EQjwscCUBLMQkwurip5V1+FM"
-    fingerprint: bytes          # DTLS certificate digest (32 bytes for sha-256)
-    setup: str                  # "actpass" (offers) | "active" | "passive"
-    candidates: tuple = ()      # (Candidate, ...)
-    alg: str = "sha-256"        # fingerprint hash
-    room: str = "000000000000"  # friend game room, 12 hex digits
-    nonce: int = 0              # which invite of the room this is (0..65535)
-    created: int = 0            # unix seconds when the code was made
-    role: str = "white"         # colour of the player who made this code
-    extra: dict = field(default_factory=dict, compare=False)  # unused, for forward compatibility
+    A value: compare with ``==``; make a changed one with ``copy(room=...)``.
+    """
+
+    def __init__(self, kind: str, ufrag: str, pwd: str, fingerprint: bytes, setup: str, candidates: tuple = (),
+                 alg: str = "sha-256", room: str = "000000000000", nonce: int = 0, created: int = 0,
+                 role: str = "white"):
+        self.kind = kind                  # "offer" | "answer"
+        self.ufrag = ufrag                # ice-ufrag: "NYOu"
+        self.pwd = pwd                    # ice-pwd: "EQjwscCUBLMQkwurip5V1+FM"
+        self.fingerprint = fingerprint    # DTLS certificate digest (32 bytes for sha-256)
+        self.setup = setup                # "actpass" (offers) | "active" | "passive"
+        self.candidates = candidates      # (Candidate, ...)
+        self.alg = alg                    # fingerprint hash
+        self.room = room                  # friend game room, 12 hex digits
+        self.nonce = nonce                # which invite of the room this is (0..65535)
+        self.created = created            # unix seconds when the code was made
+        self.role = role                  # colour of the player who made this code
+
+    def copy(self, **changes) -> "Signal":
+        """This signal with some fields changed: ``sig.copy(room="0123456789ab", nonce=7)``.
+
+        :raises TypeError: a name that is not a field.
+        """
+        for name in changes:
+            if name not in SIGNAL_FIELDS:
+                raise TypeError(f"Signal has no field {name!r}")
+        return Signal(*[changes[name] if name in changes else getattr(self, name) for name in SIGNAL_FIELDS])
+
+    def _key(self) -> tuple:
+        return tuple(getattr(self, name) for name in SIGNAL_FIELDS)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Signal) and self._key() == other._key()
+
+    def __ne__(self, other) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return "Signal(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in SIGNAL_FIELDS) + ")"
 
 
 # ------------------------------------------------------------------ SDP text
@@ -86,7 +133,7 @@ def minimise(sdp: str, kind: str) -> Signal:
         raise SignalError(f"unknown description type {kind!r}")
     ufrag = pwd = setup = alg = None
     fp = None
-    cands: list[Candidate] = []
+    cands = []
     for raw in sdp.replace("\r\n", "\n").split("\n"):
         line = raw.strip()
         if line.startswith("a=ice-ufrag:") and ufrag is None:
@@ -97,10 +144,10 @@ def minimise(sdp: str, kind: str) -> Signal:
             parts = line.split(":", 1)[1].split()
             if len(parts) == 2 and parts[0].lower() in FINGERPRINT_ALGS:
                 alg = parts[0].lower()
-                try:
-                    fp = bytes.fromhex(parts[1].replace(":", ""))
-                except ValueError:
-                    raise SignalError("the connection details have a damaged fingerprint") from None
+                digits = parts[1].replace(":", "").lower()
+                if any(ch not in _HEX for ch in digits) or len(digits) % 2:
+                    raise SignalError("the connection details have a damaged fingerprint")
+                fp = bytes.fromhex(digits)
         elif line.startswith("a=setup:") and setup is None:
             setup = line.split(":", 1)[1].strip()
         elif line.startswith("a=candidate:"):
@@ -178,7 +225,7 @@ def _check(sig: Signal) -> None:
     if sig.kind not in KINDS:
         raise SignalError(f"unknown description type {sig.kind!r}")
     for name, value, lo, hi in (("ufrag", sig.ufrag, 4, 256), ("pwd", sig.pwd, 22, 256)):
-        if not (lo <= len(value) <= hi) or not ICE_CHARS.match(value):
+        if not (lo <= len(value) <= hi) or not _only(value, ICE_CHARS):
             raise SignalError(f"the connection details have a bad ICE {name}")
     if sig.alg not in FINGERPRINT_ALGS or len(sig.fingerprint) != FINGERPRINT_ALGS[sig.alg]:
         raise SignalError("the connection details have a bad certificate fingerprint")
@@ -190,7 +237,7 @@ def _check(sig: Signal) -> None:
         if c.type not in CAND_TYPES or not 0 < c.port < 65536:
             raise SignalError("the connection details have a bad address")
         _addr_kind(c.address)
-    if not re.fullmatch(r"[0-9a-f]{12}", sig.room):
+    if not (isinstance(sig.room, str) and len(sig.room) == 12 and _only(sig.room, _HEX)):
         raise SignalError("the link names no game room")
     if not 0 <= sig.nonce < 65536 or not 0 <= sig.created < 2**32:
         raise SignalError("the link is damaged")
@@ -198,18 +245,118 @@ def _check(sig: Signal) -> None:
         raise SignalError("the link names no colour")
 
 
+def _only(text: str, allowed: str) -> bool:
+    """Every character of ``text`` is one of ``allowed``."""
+    for ch in text:
+        if ch not in allowed:
+            return False
+    return True
+
+
 def _addr_kind(address: str) -> int:
     """0 IPv4, 1 IPv6, 2 mDNS uuid name, 3 other host name."""
-    try:
-        ip = ipaddress.ip_address(address)
-        return 0 if ip.version == 4 else 1
-    except ValueError:
-        pass
-    if _MDNS.match(address):
+    if _ipv4_bytes(address) is not None:
+        return 0
+    if _ipv6_bytes(address) is not None:
+        return 1
+    if _mdns_bytes(address) is not None:
         return 2
-    if _HOSTNAME.match(address) and ".." not in address:
+    if 1 <= len(address) <= 253 and _only(address, HOST_CHARS) and ".." not in address:
         return 3
     raise SignalError("the connection details have a bad address")
+
+
+# ------------------------------------------------------------------ addresses
+def _ipv4_bytes(text: str):
+    """The 4 bytes of a dotted-quad IPv4 address (no leading zeros), else None."""
+    parts = text.split(".")
+    if len(parts) != 4:
+        return None
+    out = bytearray()
+    for part in parts:
+        if not 1 <= len(part) <= 3 or not _only(part, _DIGITS) or (len(part) > 1 and part[0] == "0"):
+            return None
+        value = int(part)
+        if value > 255:
+            return None
+        out.append(value)
+    return bytes(out)
+
+
+def _ipv6_bytes(text: str):
+    """The 16 bytes of an IPv6 address (``::`` and a trailing dotted quad allowed, no zone), else None."""
+    if ":" not in text or text.count("::") > 1:
+        return None
+    if "::" in text:
+        head, tail = text.split("::")
+    else:
+        head, tail = text, None
+    front = _hextets(head, tail is None)
+    back = _hextets(tail, True) if tail is not None else []
+    if front is None or back is None:
+        return None
+    if tail is None:
+        words = front if len(front) == 8 else None
+    else:
+        missing = 8 - len(front) - len(back)
+        words = front + [0] * missing + back if missing >= 1 else None
+    if words is None:
+        return None
+    return b"".join(word.to_bytes(2, "big") for word in words)
+
+
+def _hextets(text: str, last: bool):
+    """The 16-bit groups of one side of ``::`` (a dotted quad may end the ``last`` side), else None."""
+    parts = text.split(":") if text else []
+    words = []
+    for k, part in enumerate(parts):
+        if last and k == len(parts) - 1 and "." in part:
+            quad = _ipv4_bytes(part)
+            if quad is None:
+                return None
+            words += [quad[0] << 8 | quad[1], quad[2] << 8 | quad[3]]
+        elif 1 <= len(part) <= 4 and _only(part.lower(), _HEX):
+            words.append(int(part, 16))
+        else:
+            return None
+    return words
+
+
+def _mdns_bytes(text: str):
+    """The 16 bytes of an mDNS candidate name (a lowercase uuid + ``.local``), else None."""
+    if not text.endswith(".local"):
+        return None
+    groups = text[:-len(".local")].split("-")
+    if tuple(len(g) for g in groups) != _MDNS_GROUPS or not all(_only(g, _HEX) for g in groups):
+        return None
+    return bytes.fromhex("".join(groups))
+
+
+def _ipv4_text(data: bytes) -> str:
+    return ".".join(str(b) for b in data)
+
+
+def _ipv6_text(data: bytes) -> str:
+    """RFC 5952 form, as CPython 3.11's ``ipaddress`` writes it: lowercase, the
+    first longest run of two or more zero groups as ``::``."""
+    words = [int.from_bytes(data[i:i + 2], "big") for i in range(0, 16, 2)]
+    best_start, best_len, start = -1, 1, -1
+    for i, word in enumerate(words + [1]):
+        if word == 0 and start < 0:
+            start = i
+        elif word != 0 and start >= 0:
+            if i - start > best_len:
+                best_start, best_len = start, i - start
+            start = -1
+    text = [f"{word:x}" for word in words]
+    if best_start < 0:
+        return ":".join(text)
+    return ":".join(text[:best_start]) + "::" + ":".join(text[best_start + best_len:])
+
+
+def _mdns_text(data: bytes) -> str:
+    h = data.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}.local"
 
 
 # ------------------------------------------------------------------ binary code
@@ -232,11 +379,11 @@ def pack(sig: Signal) -> bytes:
         kind = _addr_kind(c.address)
         out.append(CAND_TYPES.index(c.type) | (kind << 2))
         if kind == 0:
-            out += ipaddress.IPv4Address(c.address).packed
+            out += _ipv4_bytes(c.address)
         elif kind == 1:
-            out += ipaddress.IPv6Address(c.address).packed
+            out += _ipv6_bytes(c.address)
         elif kind == 2:
-            out += bytes.fromhex("".join(_MDNS.match(c.address).groups()))
+            out += _mdns_bytes(c.address)
         else:
             b = c.address.encode("ascii")
             out.append(len(b))
@@ -257,8 +404,8 @@ def unpack(data: bytes) -> Signal:
         role = ROLES[(flags >> 3) & 1]
         room = r.take(6).hex()
         nonce, created = struct.unpack(">HI", r.take(6))
-        ufrag = r.take(r.byte()).decode("ascii")
-        pwd = r.take(r.byte()).decode("ascii")
+        ufrag = r.ascii(r.byte())
+        pwd = r.ascii(r.byte())
         alg = ALG_CODES[r.byte()]
         fp = r.take(FINGERPRINT_ALGS[alg])
         cands = []
@@ -268,19 +415,18 @@ def unpack(data: bytes) -> Signal:
             if t >> 4:
                 raise SignalError("unknown candidate flags")
             if akind == 0:
-                addr = str(ipaddress.IPv4Address(r.take(4)))
+                addr = _ipv4_text(r.take(4))
             elif akind == 1:
-                addr = str(ipaddress.IPv6Address(r.take(16)))
+                addr = _ipv6_text(r.take(16))
             elif akind == 2:
-                h = r.take(16).hex()
-                addr = f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}.local"
+                addr = _mdns_text(r.take(16))
             else:
-                addr = r.take(r.byte()).decode("ascii")
+                addr = r.ascii(r.byte())
             (port,) = struct.unpack(">H", r.take(2))
             cands.append(Candidate(addr, port, ctype))
         if not r.done():
             raise SignalError("trailing data")
-    except (IndexError, ValueError, UnicodeDecodeError, struct.error) as err:
+    except (IndexError, ValueError) as err:
         if isinstance(err, SignalError):
             raise SignalError(f"the code is damaged ({err})") from None
         raise SignalError("the code is damaged or incomplete") from None
@@ -303,20 +449,30 @@ class _Reader:
     def byte(self) -> int:
         return self.take(1)[0]
 
+    def ascii(self, n: int) -> str:
+        """``n`` bytes of ASCII text. :raises ValueError: a byte above 127."""
+        data = self.take(n)
+        if any(b > 127 for b in data):
+            raise ValueError("not ASCII")
+        return data.decode("ascii")
+
     def done(self) -> bool:
         return self.i == len(self.data)
 
 
 def encode(sig: Signal) -> str:
     """Compact URL-safe code: a format byte, then the binary form, raw-deflated
-    when that is shorter, base64url without padding."""
+    when that is shorter, base64url without padding.
+
+    The deflated bytes may differ between runtimes (CPython's zlib and
+    MicroPython's compressor choose differently); every runtime decodes them all.
+    """
     body = pack(sig)
-    packed = zlib.compress(body, 9)[2:-4]  # raw deflate (no zlib header/trailer)
+    packed = zlib.compress(body)[2:-4]  # raw deflate (no zlib header/trailer)
     flags = 0
     if len(packed) < len(body):
         body, flags = packed, F_DEFLATE
-    raw = bytes([FORMAT << 4 | flags]) + body
-    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
+    return b64url_encode(bytes([FORMAT << 4 | flags]) + body)
 
 
 def decode(code: str) -> Signal:
@@ -329,12 +485,9 @@ def decode(code: str) -> Signal:
     text = "".join(code.split())
     if not text:
         raise SignalError("the code is empty")
-    if len(text) > MAX_CODE or not re.fullmatch(r"[A-Za-z0-9_-]+", text):
+    if len(text) > MAX_CODE or not _only(text, B64URL):
         raise SignalError("that is not a game code (it has characters a code never has)")
-    try:
-        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-    except (ValueError, TypeError):
-        raise SignalError("the code is damaged or incomplete") from None
+    raw = b64url_decode(text)
     if not raw:
         raise SignalError("the code is empty")
     if raw[0] >> 4 != FORMAT:
@@ -342,14 +495,43 @@ def decode(code: str) -> Signal:
     body = raw[1:]
     if raw[0] & F_DEFLATE:
         try:
-            d = zlib.decompressobj(-15)
-            body = d.decompress(body, 4096)
-            if d.unconsumed_tail or not d.eof:
-                raise SignalError("too long")
-        except zlib.error:
+            body = zlib.decompress(body, -15)
+        except Exception:  # CPython raises zlib.error, MicroPython EOFError or OSError
             raise SignalError("the code is damaged or incomplete") from None
-        except SignalError:
-            raise SignalError("the code is damaged or incomplete") from None
+        if len(body) > MAX_BODY:
+            raise SignalError("the code is damaged or incomplete")
     elif raw[0] & 0xF:
         raise SignalError("the code is damaged")
     return unpack(body)
+
+
+def b64url_encode(data: bytes) -> str:
+    """base64url (RFC 4648 section 5) without padding."""
+    out = []
+    for i in range(0, len(data), 3):
+        chunk = data[i:i + 3]
+        n = int.from_bytes(chunk + bytes(3 - len(chunk)), "big")
+        for k in range(len(chunk) + 1):
+            out.append(B64URL[(n >> (18 - 6 * k)) & 63])
+    return "".join(out)
+
+
+def b64url_decode(text: str) -> bytes:
+    """Inverse of ``b64url_encode`` (bits after the last whole byte are ignored).
+
+    :raises SignalError: a character outside base64url, or a length no code has.
+    """
+    if len(text) % 4 == 1:
+        raise SignalError("the code is damaged or incomplete")
+    out = bytearray()
+    for i in range(0, len(text), 4):
+        chunk = text[i:i + 4]
+        n = 0
+        for ch in chunk:
+            k = B64URL.find(ch)
+            if k < 0:
+                raise SignalError("that is not a game code (it has characters a code never has)")
+            n = n << 6 | k
+        n <<= 6 * (4 - len(chunk))
+        out += n.to_bytes(3, "big")[:len(chunk) - 1]
+    return bytes(out)
