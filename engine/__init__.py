@@ -1,6 +1,8 @@
 """Backgammon rules engine: positions, dice, legal plays, games, gnubg formats.
 
-Pure Python, standard library only; runs on CPython and in Pyodide.
+Pure Python, standard library only, in the subset that CPython 3.11, Pyodide
+(Python 3.14) and MicroPython 1.27 share: the same files run in all three and
+give the same answers.  ``docs/engine-api.md`` describes the API.
 """
 from .errors import (
     DiceError,
@@ -28,6 +30,10 @@ from .position import (
 from .movegen import Step, apply_step, check_dice, legal_plays, result_positions
 from .play import Play
 from .notation import format_steps, parse_moves, parse_play
+from .points import Points
+from .dice import Dice
+from .game import KIND_POINTS, SAVE_VERSION, Game, HistoryEntry, points_for, result_kind
+from .turn import TurnBuilder
 
 __all__ = [
     "BAR", "BLACK", "CHECKERS", "COLORS", "OFF", "WHITE",
@@ -35,4 +41,6 @@ __all__ = [
     "PositionIdError", "Play", "Position", "Step", "apply_step", "build", "check_dice",
     "decode_position_id", "encode_position_id", "format_steps", "from_absolute",
     "legal_plays", "other", "parse_moves", "parse_play", "result_positions", "to_absolute",
+    "Points", "Dice", "Game", "HistoryEntry", "KIND_POINTS", "SAVE_VERSION", "points_for",
+    "result_kind", "TurnBuilder",
 ]

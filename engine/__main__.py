@@ -5,8 +5,6 @@ RESULT_ID being the position after the play with the mover still on roll.
 With no ID it reads ``ID D1 D2`` lines from stdin and answers each with its
 play lines and one empty line.  Bad input: one line on stderr, exit code 2.
 """
-from __future__ import annotations
-
 import argparse
 import sys
 

@@ -2,16 +2,13 @@
 
 ``python -m engine bench [--positions N] [--games N] [--profile]``
 
-The corpus is fixed: positions met in seeded random self-play, each with all
-21 rolls.  Times are the process's CPU time (``time.process_time``), so other jobs on a
-shared machine disturb them less than wall-clock time; compare runs on one machine.
+The corpus is fixed: positions met in seeded random self-play (the choices
+drawn from seeded :class:`Dice`, so every runtime meets the same positions),
+each with all 21 rolls.  Times are the process's CPU time
+(``time.process_time``), so other jobs on a shared machine disturb them less
+than wall-clock time; compare runs on one machine.  Measuring needs CPython;
+``random_game`` and ``corpus`` run anywhere.
 """
-from __future__ import annotations
-
-import cProfile
-import io
-import pstats
-import random
 import time
 
 from .dice import Dice
@@ -23,25 +20,29 @@ ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 
 
 def corpus(n: int, seed: int = 1) -> list[Position]:
-    """``n`` distinct positions from seeded random self-play."""
-    rng = random.Random(seed)
-    seen: dict[Position, None] = {}
-    while len(seen) < n:
+    """``n`` distinct positions from seeded random self-play, in the order met."""
+    rng = Dice(seed)
+    seen: set = set()
+    out: list[Position] = []
+    while len(out) < n:
         pos = Position.start()
-        while pos.winner() is None and len(seen) < n:
-            seen.setdefault(pos)
-            results = result_positions(pos, rng.randint(1, 6), rng.randint(1, 6))
-            pos = rng.choice(results).swap() if results else pos.swap()
-    return list(seen)
+        while pos.winner() is None and len(out) < n:
+            if pos not in seen:
+                seen.add(pos)
+                out.append(pos)
+            results = result_positions(pos, *rng.roll())
+            pos = results[rng.below(len(results))].swap() if results else pos.swap()
+    return out
 
 
-def random_game(rng: random.Random) -> Game:
-    game = Game(dice=Dice(rng.randrange(1 << 30)))
+def random_game(rng: Dice) -> Game:
+    """A game with random legal plays: its dice and its choices drawn from ``rng``."""
+    game = Game(dice=Dice(rng.below(1 << 30)))
     game.opening_roll()
     while True:
         plays = game.legal_plays()
         if plays:
-            game.play(rng.choice(plays))
+            game.play(plays[rng.below(len(plays))])
         else:
             game.pass_turn()
         if game.is_over:
@@ -64,7 +65,7 @@ def bench_generation(positions: list[Position], with_notation: bool = False) -> 
 
 
 def bench_games(n: int, seed: int = 2) -> tuple[int, float, int]:
-    rng = random.Random(seed)
+    rng = Dice(seed)
     t0 = time.process_time()
     turns = 0
     for _ in range(n):
@@ -83,6 +84,10 @@ def main(n_positions: int = 1000, n_games: int = 50, profile: bool = False) -> N
     g, dtg, turns = bench_games(n_games)
     print(f"random self-play games: {g / dtg:,.1f} games/s ({g} games, {turns} turns, {dtg:.2f} s)")
     if profile:
+        import cProfile
+        import io
+        import pstats
+
         pr = cProfile.Profile()
         pr.enable()
         bench_generation(positions[: max(1, n_positions // 4)])

@@ -2,32 +2,66 @@
 
 >>> g = Game(dice=Dice(seed=7))
 >>> g.opening_roll()
-(3, 2)
+(3, 4)
 >>> g.turn, g.dice
-('white', (3, 2))
+('black', (4, 3))
 """
-from __future__ import annotations
-
-from fractions import Fraction
-from typing import NamedTuple
-
-from .dice import Dice
+from .dice import Dice, is_state
 from .errors import GameStateError, IllegalPlayError
 from .movegen import check_dice
-from .position import BLACK, COLORS, WHITE, Position, other
+from .points import Points
+from .position import BLACK, WHITE, Position, other
 
 KIND_POINTS = {"single": 1, "gammon": 2, "backgammon": 3}
 SAVE_VERSION = 1
 
 
-class HistoryEntry(NamedTuple):
-    """One turn: who played, the dice, the play in gnubg notation ("" = no legal play)."""
+class HistoryEntry:
+    """One turn: who played, the dice, the play in gnubg notation ("" = no legal play).
 
-    color: str
-    dice: tuple[int, int]
-    notation: str
-    before_id: str  # Position ID before the play, ``color`` on roll
-    after_id: str  # Position ID after the play, the other side on roll
+    ``before_id`` is the Position ID before the play (``color`` on roll),
+    ``after_id`` the one after it (the other side on roll).  A value like the
+    tuple of the five fields: it unpacks, indexes and compares as one.
+    """
+
+    __slots__ = ("color", "dice", "notation", "before_id", "after_id")
+
+    def __init__(self, color: str, dice: tuple[int, int], notation: str, before_id: str, after_id: str):
+        self.color = color
+        self.dice = dice
+        self.notation = notation
+        self.before_id = before_id
+        self.after_id = after_id
+
+    def _tuple(self) -> tuple:
+        return (self.color, self.dice, self.notation, self.before_id, self.after_id)
+
+    def __iter__(self):
+        return iter(self._tuple())
+
+    def __getitem__(self, index):
+        return self._tuple()[index]
+
+    def __len__(self) -> int:
+        return 5
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, HistoryEntry):
+            return self._tuple() == other._tuple()
+        if isinstance(other, tuple):
+            return self._tuple() == other
+        return NotImplemented
+
+    def __ne__(self, other) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        return hash(self._tuple())
+
+    def __repr__(self) -> str:
+        return (f"HistoryEntry(color={self.color!r}, dice={self.dice!r}, notation={self.notation!r}, "
+                f"before_id={self.before_id!r}, after_id={self.after_id!r})")
 
 
 def result_kind(position: Position, winner: str) -> str:
@@ -41,14 +75,17 @@ def result_kind(position: Position, winner: str) -> str:
     return "gammon"
 
 
-def points_for(kind: str, level: int | None = None) -> Fraction:
-    """Points for a win of ``kind``; against the AI scaled by level/3 (exact)."""
-    pts = Fraction(KIND_POINTS[kind])
-    if level is not None:
-        if not 1 <= int(level) <= 5:
-            raise ValueError(f"level {level!r} must be 1-5")
-        pts *= Fraction(int(level), 3)
-    return pts
+def points_for(kind: str, level: int | None = None) -> Points:
+    """Points for a win of ``kind``; against the AI scaled by level/3 (exact).
+
+    >>> str(points_for("gammon", 5)), str(points_for("single", 3)), str(points_for("backgammon"))
+    ('10/3', '1', '3')
+    """
+    if level is None:
+        return Points(KIND_POINTS[kind])
+    if not 1 <= int(level) <= 5:
+        raise ValueError(f"level {level!r} must be 1-5")
+    return Points(KIND_POINTS[kind] * int(level), 3)
 
 
 class Game:
@@ -80,7 +117,7 @@ class Game:
         w = self.winner
         return None if w is None else result_kind(self.position, w)
 
-    def points(self, level: int | None = None) -> Fraction | None:
+    def points(self, level: int | None = None) -> Points | None:
         kind = self.result_kind
         return None if kind is None else points_for(kind, level)
 
@@ -179,10 +216,7 @@ class Game:
         if not isinstance(data, dict) or data.get("version") != SAVE_VERSION:
             raise ValueError("saved game is from another version or not a saved game")
         try:
-            dice = Dice(data.get("dice_seed"))
-            if data.get("dice_state"):
-                dice.setstate(data["dice_state"])
-            game = cls(dice=dice)
+            game = cls(dice=_saved_dice(data))
             if data.get("opening"):
                 w, b = data["opening"]
                 game.set_opening(int(w), int(b))
@@ -211,3 +245,24 @@ class Game:
             return game
         except (TypeError, KeyError, IndexError) as exc:
             raise ValueError(f"saved game is damaged: {exc}") from exc
+
+
+def _saved_dice(data: dict) -> Dice:
+    """The dice of a saved game, going on where they stopped.
+
+    Games saved before the dice became splitmix64 hold a Mersenne-Twister
+    state, which is not carried over: their dice continue from the seed and
+    the number of rolls so far (:meth:`Dice.continued`).
+    """
+    seed = data.get("dice_seed")
+    state = data.get("dice_state")
+    if not state:
+        return Dice(seed)
+    if is_state(state):
+        dice = Dice(seed)
+        dice.setstate(state)
+        return dice
+    if isinstance(state, list) and len(state) == 3 and isinstance(state[1], list):
+        rolls = len(data.get("history") or []) + (1 if data.get("dice") else 0)
+        return Dice.continued(seed, rolls)
+    raise ValueError("saved game is damaged: unknown dice state")

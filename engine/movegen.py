@@ -9,21 +9,57 @@ loses no position), keep only plays that use the most dice and, with equal
 dice, the most pips (so when only one die can be used, the higher one wins),
 and keep one play per resulting position.
 """
-from __future__ import annotations
-
-from typing import NamedTuple
-
 from .errors import DiceError
 from .position import BAR, OFF, Position
 
 
-class Step(NamedTuple):
-    """One checker movement in the mover's own numbering (src 25 = bar, dst 0 = off)."""
+class Step:
+    """One checker movement in the mover's own numbering (src 25 = bar, dst 0 = off).
 
-    src: int
-    dst: int
-    die: int
-    hit: bool = False
+    A value like the tuple ``(src, dst, die, hit)``: it unpacks, indexes and
+    compares as one (``Step(24, 21, 3) == (24, 21, 3, False)``).
+
+    >>> s = Step(24, 21, 3)
+    >>> s.src, s.dst, s.die, s.hit, tuple(s)
+    (24, 21, 3, False, (24, 21, 3, False))
+    """
+
+    __slots__ = ("src", "dst", "die", "hit")
+
+    def __init__(self, src: int, dst: int, die: int, hit: bool = False):
+        self.src = src
+        self.dst = dst
+        self.die = die
+        self.hit = hit
+
+    def _tuple(self) -> tuple:
+        return (self.src, self.dst, self.die, self.hit)
+
+    def __iter__(self):
+        return iter(self._tuple())
+
+    def __getitem__(self, index):
+        return self._tuple()[index]
+
+    def __len__(self) -> int:
+        return 4
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Step):
+            return self._tuple() == other._tuple()
+        if isinstance(other, tuple):
+            return self._tuple() == other
+        return NotImplemented
+
+    def __ne__(self, other) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        return hash(self._tuple())
+
+    def __repr__(self) -> str:
+        return f"Step(src={self.src!r}, dst={self.dst!r}, die={self.die!r}, hit={self.hit!r})"
 
 
 def check_dice(d1: object, d2: object) -> tuple[int, int]:
@@ -53,15 +89,18 @@ def _lists(pos: Position) -> tuple[list[int], list[int]]:
     return m, o
 
 
-def _search_roll(pos: Position, d1: int, d2: int) -> dict:
-    """Map of (mover checkers, hit points) -> one step sequence, for every legal play.
+def _search_roll(pos: Position, d1: int, d2: int) -> list:
+    """``(mover checkers, hit points, steps)`` for every legal play, in the order found.
 
     Depth-first over step sequences, mutating two lists in place and undoing
     each step on the way back (no copying); a leaf is recorded when all dice
-    are used or no step is possible, keeping only the best (dice, pips) class.
+    are used or no step is possible, keeping only the best (dice, pips) class
+    and the first step sequence to each distinct result.  The order is the
+    search's own (a list, not a dict's), so it is the same in every runtime.
     """
     m, o = _lists(pos)
-    results: dict = {}
+    results: list = []  # (mover key, hits key, steps) in the order found
+    seen: set = set()  # the (mover key, hits key) pairs in results
     best = [0, 0]  # dice used, pips used of the plays kept
     steps: list = []
     hits: list = []
@@ -72,21 +111,27 @@ def _search_roll(pos: Position, d1: int, d2: int) -> dict:
             return
         if depth > best[0] or pips > best[1]:
             results.clear()
+            seen.clear()
             best[0] = depth
             best[1] = pips
-        key = (bytes(m), bytes(sorted(hits)) if len(hits) > 1 else bytes(hits))
-        if key not in results:
-            results[key] = tuple(steps)
+        keep()
 
     def full_leaf():
         # all dice used: the best class there is, so no comparison is needed
         if best[0] != n_dice:
             results.clear()
+            seen.clear()
             best[0] = n_dice
             best[1] = 0
-        key = (bytes(m), bytes(sorted(hits)) if len(hits) > 1 else bytes(hits))
-        if key not in results:
-            results[key] = tuple(steps)
+        keep()
+
+    def keep():
+        mk = bytes(m)
+        hk = bytes(sorted(hits)) if len(hits) > 1 else bytes(hits)
+        key = (mk, hk)
+        if key not in seen:
+            seen.add(key)
+            results.append((mk, hk, tuple(steps)))
 
     def search(dice, depth, top, pips, cands):
         die = dice[depth]
@@ -187,7 +232,7 @@ def _search_roll(pos: Position, d1: int, d2: int) -> dict:
         search(first, 0, 24, 0, occupied)
         search(second or (d2, d1), 0, 24, 0, occupied)
     if best[0] == 0:
-        return {}
+        return []
     return results
 
 
@@ -210,15 +255,20 @@ def result_positions(pos: Position, d1: int, d2: int) -> list[Position]:
     This is the fast path (no notation); an empty list means the turn is forfeited.
     """
     check_dice(d1, d2)
-    new = tuple.__new__
+    new = object.__new__
     turn = pos.turn
     opponents = {b"": pos.opponent}  # the opponent's side after each set of hits
     out = []
-    for mk, hits in _search_roll(pos, d1, d2):
+    for mk, hits, _steps in _search_roll(pos, d1, d2):
         opp = opponents.get(hits)
         if opp is None:
             opp = opponents[hits] = _result_position(pos, mk, hits).opponent
-        out.append(new(Position, (tuple(mk[1:26]), opp, turn)))
+        r = new(Position)  # Position._raw, inlined: this loop is the AI's hot path
+        r.mover = tuple(mk[1:26])
+        r.opponent = opp
+        r.turn = turn
+        r._hash = None
+        out.append(r)
     return out
 
 
@@ -232,7 +282,7 @@ def legal_plays(pos: Position, d1: int, d2: int) -> list:
     check_dice(d1, d2)
     return [
         Play(pos, (d1, d2), tuple(Step(*s) for s in steps), _result_position(pos, mk, hits))
-        for (mk, hits), steps in _search_roll(pos, d1, d2).items()
+        for mk, hits, steps in _search_roll(pos, d1, d2)
     ]
 
 
@@ -262,7 +312,7 @@ def single_steps(pos: Position, die: int) -> list[Step]:
             out.append(Step(BAR, dst, die, o[dst] == 1))
         return out
     home = not any(m[7:26])
-    highest = max((p for p in range(1, 7) if m[p]), default=0) if home else 0
+    highest = max([p for p in range(1, 7) if m[p]], default=0) if home else 0
     for src in range(24, 0, -1):
         if not m[src]:
             continue

@@ -13,11 +13,6 @@ first one, as the blot is gone after it).
 >>> Position.start().parse_play("8/5 6/5", 3, 1).notation
 '8/5 6/5'
 """
-from __future__ import annotations
-
-import re
-from typing import Iterable
-
 from .errors import IllegalPlayError, NotationError
 from .position import BAR, OFF, Position
 
@@ -30,7 +25,7 @@ def _fmt_point(n: int) -> str:
     return str(n)
 
 
-def format_steps(pos: Position, steps: Iterable) -> str:
+def format_steps(pos: Position, steps) -> str:
     """gnubg notation of the steps (``Step`` or ``(src, dst)`` pairs) played from ``pos``."""
     opp = pos.opponent
 
@@ -79,10 +74,10 @@ def format_steps(pos: Position, steps: Iterable) -> str:
     return " ".join(parts)
 
 
-_POINT = r"(?:bar|off|\d{1,2})"
-_TOKEN_RE = re.compile(
-    rf"^({_POINT})((?:/{_POINT}\*?)+)(?:\((\d)\))?$", re.IGNORECASE
-)
+def _is_point(text: str) -> bool:
+    """``bar``, ``off`` (any case) or one or two digits."""
+    t = text.lower()
+    return t in ("bar", "off") or (1 <= len(t) <= 2 and all(c in "0123456789" for c in t))
 
 
 def _parse_point(text: str, what: str) -> int:
@@ -97,6 +92,32 @@ def _parse_point(text: str, what: str) -> int:
     return n
 
 
+def _unreadable(tok: str) -> str:
+    return f"cannot read {tok!r}: write moves like 24/21, 13/9*, bar/22, 6/off or 8/5(2)"
+
+
+def _split_token(tok: str) -> tuple[str, list[str], int]:
+    """``"8/5*(2)"`` -> (``"8"``, [``"5*"``], 2): the source, the later points, the count.
+
+    :raises NotationError: not of the form ``POINT/POINT[*]...[(N)]``.
+    """
+    count = 1
+    body = tok
+    if tok.endswith(")"):
+        # a count is one digit in parentheses: "(2)"
+        if len(tok) < 3 or tok[-3] != "(" or tok[-2] not in "0123456789":
+            raise NotationError(_unreadable(tok))
+        count = int(tok[-2])
+        body = tok[:-3]
+    parts = body.split("/")
+    if len(parts) < 2 or not _is_point(parts[0]):
+        raise NotationError(_unreadable(tok))
+    for seg in parts[1:]:
+        if not _is_point(seg[:-1] if seg.endswith("*") else seg):
+            raise NotationError(_unreadable(tok))
+    return parts[0], parts[1:], count
+
+
 def parse_moves(text: str) -> list[tuple[list[int], set[int], int]]:
     """Split notation into (path of points, points marked as hits, count) parts.
 
@@ -107,23 +128,14 @@ def parse_moves(text: str) -> list[tuple[list[int], set[int], int]]:
     tokens = text.replace(",", " ").split()
     out = []
     for tok in tokens:
-        m = _TOKEN_RE.match(tok)
-        if not m:
-            raise NotationError(
-                f"cannot read {tok!r}: write moves like 24/21, 13/9*, bar/22, 6/off or 8/5(2)"
-            )
-        src = _parse_point(m.group(1), tok)
-        path = [src]
+        first, later, count = _split_token(tok)
+        path = [_parse_point(first, tok)] + [_parse_point(seg.rstrip("*"), tok) for seg in later]
         hits: set[int] = set()
-        for seg in m.group(2).split("/")[1:]:
-            star = seg.endswith("*")
-            p = _parse_point(seg.rstrip("*"), tok)
-            path.append(p)
-            if star:
+        for seg, p in zip(later, path[1:]):
+            if seg.endswith("*"):
                 if p in (BAR, OFF):
                     raise NotationError(f"{tok!r}: a hit can only be on a point 1-24")
                 hits.add(p)
-        count = int(m.group(3)) if m.group(3) else 1
         if not 1 <= count <= 4:
             raise NotationError(f"{tok!r}: a move can be repeated 1 to 4 times")
         for a, b in zip(path, path[1:]):

@@ -1,6 +1,4 @@
 """A legal play: the steps, their notation and the resulting position."""
-from __future__ import annotations
-
 from .movegen import Step
 from .notation import format_steps
 from .position import Position

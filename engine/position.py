@@ -19,13 +19,7 @@ absolute ``25 - n``.
 >>> p.count("black", 19)
 5
 """
-from __future__ import annotations
-
-import base64
 import binascii
-import re
-from operator import itemgetter
-from typing import Iterator, Sequence
 
 from .errors import PositionIdError
 
@@ -37,6 +31,8 @@ BAR = 25  # own-numbering index of the bar in steps and notation
 OFF = 0  # own-numbering index of "borne off"
 
 _START_SIDE = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
+_BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+_DIGITS = "0123456789"
 
 
 def other(color: str) -> str:
@@ -75,7 +71,7 @@ def from_absolute(color: str, point: int | str) -> int:
 
 # --- gnubg Position ID --------------------------------------------------------
 
-def encode_position_id(not_on_roll: Sequence[int], on_roll: Sequence[int]) -> str:
+def encode_position_id(not_on_roll, on_roll) -> str:
     """gnubg's Position ID of two 25-slot sides (the side NOT on roll first)."""
     key = 0
     bit = 0
@@ -86,10 +82,7 @@ def encode_position_id(not_on_roll: Sequence[int], on_roll: Sequence[int]) -> st
                 bit += n + 1
             else:
                 bit += 1
-    return base64.b64encode(key.to_bytes(10, "little")).decode("ascii")[:14]
-
-
-_ID_RE = re.compile(r"^[A-Za-z0-9+/]{14}$")
+    return binascii.b2a_base64(key.to_bytes(10, "little"), newline=False).decode()[:14]
 
 
 def decode_position_id(position_id: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -97,14 +90,11 @@ def decode_position_id(position_id: str) -> tuple[tuple[int, ...], tuple[int, ..
 
     :raises PositionIdError: if the ID is malformed or describes an impossible position.
     """
-    if not isinstance(position_id, str) or not _ID_RE.match(position_id):
+    if not isinstance(position_id, str) or len(position_id) != 14 or any(c not in _BASE64 for c in position_id):
         raise PositionIdError(
             f"bad Position ID {position_id!r}: expected 14 characters of A-Z, a-z, 0-9, + or /"
         )
-    try:
-        raw = base64.b64decode(position_id + "==", validate=True)
-    except (binascii.Error, ValueError) as exc:  # pragma: no cover - regex guards this
-        raise PositionIdError(f"bad Position ID {position_id!r}: not base64") from exc
+    raw = binascii.a2b_base64((position_id + "==").encode())
     key = int.from_bytes(raw[:10], "little")
     sides: list[list[int]] = [[], []]
     bit = 0
@@ -136,16 +126,17 @@ def decode_position_id(position_id: str) -> tuple[tuple[int, ...], tuple[int, ..
 
 # --- Position -----------------------------------------------------------------
 
-class Position(tuple):
+class Position:
     """An immutable backgammon position with the side on roll.
 
-    ``mover`` and ``opponent`` are 25-tuples in gnubg layout (see module doc).
-    It is a tuple ``(mover, opponent, turn)`` underneath: hashable and cheap.
+    ``mover`` and ``opponent`` are 25-tuples in gnubg layout (see module doc),
+    ``turn`` the colour on roll.  Positions are equal when all three are, and
+    hashable (the hash is computed once and kept).  Never assign to them.
     """
 
-    __slots__ = ()
+    __slots__ = ("mover", "opponent", "turn", "_hash")
 
-    def __new__(cls, mover: Sequence[int], opponent: Sequence[int], turn: str = WHITE):
+    def __init__(self, mover, opponent, turn: str = WHITE):
         m = tuple(int(n) for n in mover)
         o = tuple(int(n) for n in opponent)
         if len(m) != 25 or len(o) != 25:
@@ -159,16 +150,37 @@ class Position(tuple):
                 raise ValueError(f"both sides have checkers on the same point ({i + 1})")
         if turn not in COLORS:
             raise ValueError(f"unknown colour {turn!r}: use 'white' or 'black'")
-        return tuple.__new__(cls, (m, o, turn))
+        self.mover = m
+        self.opponent = o
+        self.turn = turn
+        self._hash = None
 
     @classmethod
     def _raw(cls, mover: tuple, opponent: tuple, turn: str) -> "Position":
         """Trusted fast constructor (no validation) for the move generator."""
-        return tuple.__new__(cls, (mover, opponent, turn))
+        p = _new(cls)
+        p.mover = mover
+        p.opponent = opponent
+        p.turn = turn
+        p._hash = None
+        return p
 
-    mover = property(itemgetter(0), doc="The side on roll: 25 counts, own numbering.")
-    opponent = property(itemgetter(1), doc="The other side: 25 counts, its own numbering.")
-    turn = property(itemgetter(2), doc="The colour on roll.")
+    def __eq__(self, other) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self.mover == other.mover and self.opponent == other.opponent and self.turn == other.turn
+
+    def __ne__(self, other) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        h = self._hash
+        if h is None:
+            h = self._hash = hash((self.mover, self.opponent, self.turn))
+        return h
 
     def __repr__(self) -> str:
         return f"Position.from_id({self.id!r}, turn={self.turn!r})"
@@ -209,9 +221,11 @@ class Position(tuple):
         return self.side(color)[from_absolute(color, point) - 1]
 
     def bar(self, color: str) -> int:
+        """Number of ``color`` checkers on the bar."""
         return self.side(color)[24]
 
     def off(self, color: str) -> int:
+        """Number of ``color`` checkers borne off."""
         return CHECKERS - sum(self.side(color))
 
     def pip(self, color: str) -> int:
@@ -228,7 +242,7 @@ class Position(tuple):
             return BLACK, b
         return None, 0
 
-    def points(self) -> Iterator[tuple[int, str | None, int]]:
+    def points(self):
         """(absolute point, colour or None, count) for points 1-24."""
         for p in range(1, 25):
             c, n = self.owner(p)
@@ -257,8 +271,8 @@ class Position(tuple):
             return False
         # mover's farthest checker (own numbering) vs the opponent's farthest,
         # expressed in the mover's numbering (own point j of opponent = 25 - j).
-        back_m = max((i + 1 for i in range(24) if m[i]), default=0)
-        back_o = max((i + 1 for i in range(24) if o[i]), default=0)
+        back_m = max([i + 1 for i in range(24) if m[i]], default=0)
+        back_o = max([i + 1 for i in range(24) if o[i]], default=0)
         return back_m + back_o <= 25  # no mover checker behind an opponent checker
 
     # rules helpers (implemented in movegen; imported lazily to keep modules small)
@@ -285,7 +299,14 @@ class Position(tuple):
         return parse_play(self, text, d1, d2)
 
 
-_BUILD_RE = re.compile(r"^(bar|off|\d{1,2}):(\d{1,2})$")
+_new = object.__new__
+
+
+def _small_number(text: str) -> int | None:
+    """``text`` as a number if it is one or two ASCII digits, else None."""
+    if 1 <= len(text) <= 2 and all(c in _DIGITS for c in text):
+        return int(text)
+    return None
 
 
 def build(spec: str, turn: str = WHITE) -> Position:
@@ -308,12 +329,12 @@ def build(spec: str, turn: str = WHITE) -> Position:
             raise ValueError(f"bad position spec {part.strip()!r}: start with 'w' or 'b'")
         side = sides[color]
         for tok in tokens[1:]:
-            m = _BUILD_RE.match(tok)
-            if not m:
+            where, colon, count = tok.partition(":")
+            n = _small_number(count)
+            point = where if where in ("bar", "off") else _small_number(where)
+            if not colon or n is None or point is None:
                 raise ValueError(f"bad position spec token {tok!r}: use POINT:COUNT, bar:N or off:N")
-            where, n = m.group(1), int(m.group(2))
-            if where == "off":
+            if point == "off":
                 continue
-            side[from_absolute(color, where if where == "bar" else int(where)) - 1] += n
-    pos = Position(sides[turn], sides[other(turn)], turn)
-    return pos
+            side[from_absolute(color, point) - 1] += n
+    return Position(sides[turn], sides[other(turn)], turn)

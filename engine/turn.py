@@ -13,8 +13,6 @@ the smaller die first where that leaves the higher one unplayable).
 >>> _ = t.move(24, 13); t.is_complete, t.play.notation
 (True, '24/13')
 """
-from __future__ import annotations
-
 from .errors import IllegalPlayError
 from .movegen import Step, apply_step, check_dice, dice_sequence, single_steps
 from .position import BAR, Position
@@ -125,10 +123,6 @@ class TurnBuilder:
         self.position, self.dice_left, step = self._stack.pop()
         self.steps.pop()
         return step
-
-    def reset(self) -> None:
-        while self._stack:
-            self.undo()
 
     # --- internals -----------------------------------------------------------
     def _apply(self, step: Step) -> None:

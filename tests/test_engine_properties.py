@@ -5,7 +5,7 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-from engine import BLACK, WHITE, Position, other
+from engine import BLACK, WHITE, Dice, Position, other
 from engine.bench import random_game
 from engine.turn import TurnBuilder
 
@@ -102,7 +102,7 @@ def test_destinations_are_consistent_with_steps(pos, roll):
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**31))
 def test_random_games_end_with_the_right_result(seed):
-    game = random_game(random.Random(seed))
+    game = random_game(Dice(seed))
     pos = game.position
     winner = game.winner
     loser = other(winner)
