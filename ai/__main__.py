@@ -1,4 +1,4 @@
-"""Command line (protocol in the shared DESIGN.md):
+"""Command line (protocol in docs/contracts.md):
 
 ``python -m ai play --level N [--seed S]``
     long-lived: for each stdin line ``ID D1 D2`` writes one line

@@ -1,4 +1,4 @@
-"""`python -m ai play` / `python -m ai hint`: the protocol in DESIGN.md."""
+"""`python -m ai play` / `python -m ai hint`: the protocol in docs/contracts.md."""
 
 from __future__ import annotations
 

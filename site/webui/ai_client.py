@@ -54,8 +54,11 @@ class AiClient:
         later(self._connect(), "AI worker start")
 
     async def _connect(self):
+        async def worker():
+            return await workers["ai"]  # a JavaScript promise: wait_for takes a coroutine
+
         try:
-            self.worker = await asyncio.wait_for(workers["ai"], START_LIMIT_S)
+            self.worker = await asyncio.wait_for(worker(), START_LIMIT_S)
         except Exception as err:
             js.console.error(f"the AI's worker did not start: {err!r}")
             self._set("failed")
@@ -106,9 +109,9 @@ class AiClient:
         """gnubg notation of the computer's play ("" when there is none)."""
         book = await self.book()
         if book is not None:
-            notation = book.notation(pos, d1, d2, level)
-            if notation is not None:
-                return notation
+            play = book.play(pos, d1, d2, level)
+            if play is not None:
+                return play.notation
         if await self.ready(waiting):
             try:
                 return str(await self.worker.choose(pos.id, pos.turn, d1, d2, level, "" if seed is None else seed))

@@ -23,6 +23,7 @@ from webui.board_input import BoardInput
 from webui.board_view import BoardView
 from webui.controller import PARAM_ORDER, Controller, Settings, dice_text
 from webui.dom import by_id, later, missing, on, query_params, reduced_motion, set_query, today
+from webui.modes import cap
 from webui.page_storage import PageStorage
 
 AI_PAUSE_S = 0.35   # the computer's beat before rolling and before moving
@@ -269,7 +270,7 @@ class GamePage:
             cur = ' aria-current="true"' if viewing == i else ""
             items.append(
                 f'<li><button type="button" data-index="{i}"{cur} '
-                f'title="Show the position before this move">{e.color.capitalize()} {dice_text(e.dice)}: {text}</button></li>'
+                f'title="Show the position before this move">{cap(e.color)} {dice_text(e.dice)}: {text}</button></li>'
             )
         html = "".join(items)
         if str(ol.innerHTML) != html:

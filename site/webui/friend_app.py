@@ -43,6 +43,7 @@ from .fallback_player import fallback_choice
 from .friend_controller import FriendController
 from .friend_protocol import ProtocolError, clean_name
 from .friend_session import FriendSession
+from .modes import cap
 
 STORE_KEY = "bg.friend"
 STORE_VERSION = 1
@@ -680,10 +681,10 @@ class FriendUI:
         p.appendChild(head)
         if s is not None and st != "bad-link":
             me = _el("span", None, class_=f"friend-me chip {s.me}")
-            me.textContent = f"You: {s.me.capitalize()}" + (f" ({s.name})" if s.name else "")
+            me.textContent = f"You: {cap(s.me)}" + (f" ({s.name})" if s.name else "")
             head.appendChild(me)
             peer = _el("span", None, class_=f"friend-peer chip {s.peer}", data_testid="friend-name")
-            peer.textContent = f"{s.peer_name or 'Your friend'}: {s.peer.capitalize()}"
+            peer.textContent = f"{s.peer_name or 'Your friend'}: {cap(s.peer)}"
             head.appendChild(peer)
             dot = _el("span", {"connected": "connected", "connecting": "connecting…", "stopped": "game stopped"}.get(st, "not connected"),
                       class_=f"friend-conn {'on' if st == 'connected' else 'off'}")

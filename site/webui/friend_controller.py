@@ -123,7 +123,7 @@ class FriendController(Controller):
             elif k == "opening":
                 w, b = e.data["white"], e.data["black"]
                 self.opening = (w, b)
-                who = self._who(e.data["first"])
+                who = self.mode.who(e.data["first"])
                 self.say(f"Opening roll: White {w}, Black {b}: {who} {'go' if who == 'You' else 'goes'} first.")
                 self._begin_turn()
             elif k == "dice":
