@@ -11,7 +11,6 @@ ID, White by default). ``data-live="true"`` marks a page's playable board
 empty. Diagrams are not interactive and carry ``data-testid="diagram"``.
 """
 
-from __future__ import annotations
 
 from html import escape
 

@@ -27,13 +27,7 @@ trusts the other side:
 ('Bob', 'Ann', True, True)
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass, field
-from typing import Callable, Optional
-
-from engine import WHITE, Position, other
-from engine.game import Game, points_for, result_kind
+from engine import WHITE, Game, other, points_for, result_kind
 
 from . import fair_dice
 from .friend_protocol import Channel, ProtocolError, clean_name
@@ -46,13 +40,28 @@ class GameStopped(ProtocolError):
     """The game cannot go on (cheating detected, boards disagree)."""
 
 
-@dataclass
 class Event:
-    """Something the page should show: ``Event('play', 'Bob played 8/5 6/5.')``."""
+    """Something the page should show: ``Event('play', 'Bob played 8/5 6/5.')``.
 
-    kind: str        # hello | opening | dice | play | over | rematch-offered | new-game | peer-error | chat | resumed
-    text: str = ""
-    data: dict = field(default_factory=dict)
+    ``kind``: hello | rolling | opening | dice | play | over | rematch-offered |
+    new-game | peer-error | stopped | chat | resumed; ``text`` for the player;
+    ``data`` the details (``{"dice": (3, 1), "color": "white"}``).
+    """
+
+    def __init__(self, kind: str, text: str = "", data=None):
+        self.kind = kind
+        self.text = text
+        self.data = {} if data is None else data
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, Event) and self.kind == other.kind and self.text == other.text
+                and self.data == other.data)
+
+    def __ne__(self, other) -> bool:
+        return not self == other
+
+    def __repr__(self) -> str:
+        return f"Event({self.kind!r}, {self.text!r}, {self.data!r})"
 
 
 class FriendSession:
@@ -61,20 +70,20 @@ class FriendSession:
         self.peer = other(me)
         self.room = room                     # 12 hex digits, shared by both pages: "0123456789ab"
         self.name = clean_name(name, "")     # this player's name: "Ann"
-        self.peer_name: Optional[str] = None  # the friend's name (plain text): "Bob"
+        self.peer_name = None                # the friend's name (plain text): "Bob"
         self.game_no = game_no               # 1, 2, ... (rematches)
         self.game = Game()
-        self.exchanges: dict[int, fair_dice.Exchange] = {}  # roll index -> exchange (last two kept)
-        self.resigned: Optional[tuple] = None  # (winner, kind) when a player resigned
-        self.stopped: Optional[str] = None     # why the game cannot go on
+        self.exchanges = {}                  # roll index -> fair_dice.Exchange (the last two kept)
+        self.resigned = None                 # (winner, kind) when a player resigned
+        self.stopped = None                  # why the game cannot go on (text)
         self.rematch_sent = False
         self.rematch_received = False
         # per connection
-        self.transport: Optional[Callable[[str], None]] = None
-        self.channel: Optional[Channel] = None
-        self.agreed = False                   # hellos exchanged and states agree
-        self.peer_hello: Optional[dict] = None
-        self._revealed: set = set()
+        self.transport = None                # send(text) on the open data channel, else None
+        self.channel = None                  # the connection's Channel (sequence numbers)
+        self.agreed = False                  # hellos exchanged and states agree
+        self.peer_hello = None               # the friend's hello message (dict)
+        self._revealed = set()               # roll indexes whose secret this side has sent
 
     # ------------------------------------------------------------ state
     @property
@@ -86,15 +95,15 @@ class FriendSession:
         return self.game.is_over or self.resigned is not None
 
     @property
-    def winner(self) -> Optional[str]:
+    def winner(self):
         return self.resigned[0] if self.resigned else self.game.winner
 
     @property
-    def result_kind(self) -> Optional[str]:
+    def result_kind(self):
         return self.resigned[1] if self.resigned else self.game.result_kind
 
     @property
-    def pending_roll(self) -> Optional[int]:
+    def pending_roll(self):
         """Index of the roll the game waits for (0 = opening), None when dice are out or it is over."""
         if self.is_over or self.stopped or self.game.dice is not None:
             return None
@@ -114,7 +123,7 @@ class FriendSession:
         return fair_dice.context(self.room, self.game_no, index)
 
     # ------------------------------------------------------------ connection
-    def connect(self, transport: Callable[[str], None]) -> None:
+    def connect(self, transport) -> None:
         """A data channel is open: say hello (states are compared when the friend's arrives)."""
         self.transport = transport
         self.channel = Channel()
@@ -454,6 +463,7 @@ class FriendSession:
         return [Event("new-game", f"Game {self.game_no} against {self.peer_name or 'your friend'}.")]
 
     def points(self):
+        """The winner's points (``engine.Points``), None while the game goes on."""
         kind = self.result_kind
         return None if kind is None else points_for(kind)
 
@@ -467,7 +477,7 @@ class FriendSession:
             "peer_name": self.peer_name,
             "game_no": self.game_no,
             "game": self.game.to_dict(),
-            "exchanges": [ex.to_dict() for ex in self.exchanges.values()],
+            "exchanges": [self.exchanges[i].to_dict() for i in sorted(self.exchanges)],
             "resigned": list(self.resigned) if self.resigned else None,
             "stopped": self.stopped,
             "rematch_sent": self.rematch_sent,

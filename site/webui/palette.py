@@ -5,38 +5,38 @@ properties (``--bg-felt`` ...) written to ``palette.css`` at build time, so the
 game page, the rules page and any embedded board look exactly alike.
 """
 
-from __future__ import annotations
-
-PALETTE: dict[str, str] = {
+#: (name, colour) in the order ``css()`` writes them
+PALETTE_ITEMS = (
     # wooden frame
-    "wood": "#6b3f22",          # frame base
-    "wood_light": "#8a5a34",    # grain highlight
-    "wood_dark": "#4a2914",     # grain shadow / inner edge
-    "wood_text": "#f1dcb8",     # point numbers on the frame
+    ("wood", "#6b3f22"),        # frame base
+    ("wood_light", "#8a5a34"),  # grain highlight
+    ("wood_dark", "#4a2914"),   # grain shadow / inner edge
+    ("wood_text", "#f1dcb8"),   # point numbers on the frame
     # playing field
-    "felt": "#1f5a43",          # felt centre
-    "felt_edge": "#153f2f",     # felt vignette
-    "point_light": "#e9d4a7",   # ivory triangles
-    "point_dark": "#a8432f",    # terracotta triangles
-    "bar": "#5a331b",           # the bar between the halves
-    "tray": "#3b2312",          # bear-off trays
+    ("felt", "#1f5a43"),        # felt centre
+    ("felt_edge", "#153f2f"),   # felt vignette
+    ("point_light", "#e9d4a7"),  # ivory triangles
+    ("point_dark", "#a8432f"),  # terracotta triangles
+    ("bar", "#5a331b"),         # the bar between the halves
+    ("tray", "#3b2312"),        # bear-off trays
     # checkers
-    "white": "#f6efe0",         # White's checkers
-    "white_shade": "#cbbb98",   # their rim and shading
-    "white_text": "#3a2a18",    # count printed on a white checker
-    "black": "#2a2a2e",         # Black's checkers
-    "black_shade": "#0e0e10",   # their rim
-    "black_text": "#f3e6c8",    # count printed on a black checker
+    ("white", "#f6efe0"),       # White's checkers
+    ("white_shade", "#cbbb98"),  # their rim and shading
+    ("white_text", "#3a2a18"),  # count printed on a white checker
+    ("black", "#2a2a2e"),       # Black's checkers
+    ("black_shade", "#0e0e10"),  # their rim
+    ("black_text", "#f3e6c8"),  # count printed on a black checker
     # feedback
-    "legal": "#ffd54a",         # legal destination glow
-    "picked": "#5ec8ff",        # the picked-up checker
-    "focus": "#ffffff",         # keyboard focus ring
-    "hint": "#7ee0a0",          # hinted play
+    ("legal", "#ffd54a"),       # legal destination glow
+    ("picked", "#5ec8ff"),      # the picked-up checker
+    ("focus", "#ffffff"),       # keyboard focus ring
+    ("hint", "#7ee0a0"),        # hinted play
     # page
-    "page": "#f4efe6",          # page background
-    "ink": "#2b1d12",           # body text
-    "accent": "#a8432f",        # links and primary buttons
-}
+    ("page", "#f4efe6"),        # page background
+    ("ink", "#2b1d12"),         # body text
+    ("accent", "#a8432f"),      # links and primary buttons
+)
+PALETTE = dict(PALETTE_ITEMS)
 
 
 def css() -> str:
@@ -46,7 +46,7 @@ def css() -> str:
     '  --bg-wood: #6b3f22;'
     """
     lines = [":root {"]
-    for name, value in PALETTE.items():
+    for name, value in PALETTE_ITEMS:
         lines.append(f"  --bg-{name.replace('_', '-')}: {value};")
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -12,9 +12,8 @@ interleaved blocks, function patterns, the mask with the lowest penalty.
 True
 """
 
-from __future__ import annotations
-
 LEVELS = {"L": (0, 1), "M": (1, 0), "Q": (2, 3), "H": (3, 2)}  # name -> (table row, format bits)
+LEVEL_NAMES = ("L", "M", "Q", "H")
 
 ECC_PER_BLOCK = (
     (-1, 7, 10, 15, 20, 26, 18, 20, 24, 30, 18, 20, 24, 26, 30, 22, 24, 28, 30, 28, 28, 28, 28, 30, 30, 26, 28, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30),
@@ -137,10 +136,18 @@ def _codewords(data: bytes, ver: int, level: str) -> list:
     return out
 
 
+def _bit_length(n: int) -> int:
+    """``n.bit_length()`` for n >= 0 (MicroPython's int has no such method)."""
+    length = 0
+    while n >> length:
+        length += 1
+    return length
+
+
 def _bch(value: int, poly: int, bits: int) -> int:
     v = value << bits
-    top = poly.bit_length() - 1
-    for i in reversed(range(top, v.bit_length())):
+    top = _bit_length(poly) - 1
+    for i in reversed(range(top, _bit_length(v))):
         if (v >> i) & 1:
             v ^= poly << (i - top)
     return (value << bits) | v
@@ -278,7 +285,7 @@ def matrix(text, level: str = "M", version: int | None = None, mask: int | None 
     """The QR code of ``text`` (str as UTF-8, or bytes) as rows of booleans (True = dark)."""
     data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
     if level not in LEVELS:
-        raise ValueError(f"level must be one of {', '.join(LEVELS)}")
+        raise ValueError(f"level must be one of {', '.join(LEVEL_NAMES)}")
     ver = version or choose_version(len(data), level)
     if version and choose_version(len(data), level) > version:
         raise ValueError("the data does not fit in that version")

@@ -14,15 +14,12 @@ The position is duck-typed; it needs ``owner(point)``, ``bar(colour)``,
 ``off(colour)``, ``pip(colour)``, ``turn`` and ``id`` (``engine.Position``).
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass, field
-from typing import Iterable, Optional, Union
+import math
 
 from .palette import PALETTE as C
 
 WHITE, BLACK = "white", "black"
-Point = Union[int, str]  # 1..24, "bar" or "off"
+# A "point" below is 1..24, "bar" or "off".
 
 # ---------------------------------------------------------------- geometry
 FX = 16            # frame thickness left/right
@@ -52,30 +49,40 @@ def other(color: str) -> str:
     return BLACK if color == WHITE else WHITE
 
 
-@dataclass
 class View:
-    """How to draw a position: everything that is not the checkers."""
+    """How to draw a position: everything that is not the checkers.
 
-    bottom: str = WHITE                   # colour whose home is bottom-right: "white"
-    dice: tuple = ()                      # dice rolled this turn: (3, 1); () before the roll
-    dice_left: Optional[tuple] = None     # dice still to play: (1,); None = all of them
-    opening: Optional[tuple] = None       # opening roll (white_die, black_die): (5, 3)
-    me: Optional[str] = None              # colour this screen controls (data-me): "white"
-    legal: Iterable[Point] = ()           # highlighted destinations: {4, "off"}
-    picked: Optional[Point] = None        # picked-up source: 8 or "bar"
-    focus: Optional[Point] = None         # keyboard focus: 13
-    tab_stop: Optional[Point] = None      # reached by Tab when nothing has focus: 24
-    moved: Optional[tuple] = None         # animate one checker: (src, dst, colour)
-    hint: tuple = ()                      # arrows for a suggested play: ((13, 9), (24, 21))
-    turn: Optional[str] = None            # overrides position.turn for data-turn: "black"
-    position_id: Optional[str] = None     # overrides position.id for data-position-id
-    testid: Optional[str] = "board"       # data-testid of the svg, None for diagrams
-    uid: str = "b"                        # prefix for gradient ids (unique per page)
-    interactive: bool = True              # points focusable/clickable
-    numbers: bool = True                  # point numbers on the frame
-    animate: bool = True                  # False when the user prefers reduced motion
-    label: str = ""                       # caption for assistive tech
-    extra: dict = field(default_factory=dict)  # more data-* attributes: {"mode": "ai"}
+    Built with keywords, e.g. ``View(dice=(3, 1), legal={5, 7}, picked=8)``;
+    every attribute below has that keyword and default.
+    """
+
+    def __init__(self, bottom: str = WHITE, dice: tuple = (), dice_left=None, opening=None, me=None,
+                 legal=(), picked=None, focus=None, tab_stop=None, moved=None, hint: tuple = (),
+                 turn=None, position_id=None, testid="board", uid: str = "b", interactive: bool = True,
+                 numbers: bool = True, animate: bool = True, label: str = "", extra=None):
+        self.bottom = bottom                # colour whose home is bottom-right: "white"
+        self.dice = dice                    # dice rolled this turn: (3, 1); () before the roll
+        self.dice_left = dice_left          # dice still to play: (1,); None = all of them
+        self.opening = opening              # opening roll (white_die, black_die): (5, 3)
+        self.me = me                        # colour this screen controls (data-me): "white"
+        self.legal = legal                  # highlighted destinations: {4, "off"}
+        self.picked = picked                # picked-up source: 8 or "bar"
+        self.focus = focus                  # keyboard focus: 13
+        self.tab_stop = tab_stop            # reached by Tab when nothing has focus: 24
+        self.moved = moved                  # animate one checker: (src, dst, colour)
+        self.hint = hint                    # arrows for a suggested play: ((13, 9), (24, 21))
+        self.turn = turn                    # overrides position.turn for data-turn: "black"
+        self.position_id = position_id      # overrides position.id for data-position-id
+        self.testid = testid                # data-testid of the svg, None for diagrams
+        self.uid = uid                      # prefix for gradient ids (unique per page)
+        self.interactive = interactive      # points focusable/clickable
+        self.numbers = numbers              # point numbers on the frame
+        self.animate = animate              # False when the user prefers reduced motion
+        self.label = label                  # caption for assistive tech
+        self.extra = {} if extra is None else extra  # more data-* attributes: {"mode": "ai"}, written sorted
+
+    def __repr__(self) -> str:
+        return "View(" + ", ".join(f"{k}={v!r}" for k, v in sorted(self.__dict__.items())) + ")"
 
 
 # ------------------------------------------------------------- placement
@@ -84,7 +91,7 @@ def own_number(bottom: str, point: int) -> int:
     return point if bottom == WHITE else 25 - point
 
 
-def point_column(bottom: str, point: int) -> tuple[float, bool]:
+def point_column(bottom: str, point: int) -> tuple:
     """(left x of the point's column, is it in the top row) for point 1..24."""
     n = own_number(bottom, point)
     if n <= 6:
@@ -96,7 +103,7 @@ def point_column(bottom: str, point: int) -> tuple[float, bool]:
     return RIGHT_X + (n - 19) * PW, True
 
 
-def checker_center(bottom: str, point: Point, index: int, color: str = WHITE) -> tuple[float, float]:
+def checker_center(bottom: str, point, index: int, color: str = WHITE) -> tuple:
     """Centre of the ``index``-th checker (0 = at the edge) on a point, the bar or off.
 
     Stacks taller than five are drawn as five, so index is capped at 4. On the
@@ -122,8 +129,38 @@ def checker_center(bottom: str, point: Point, index: int, color: str = WHITE) ->
 
 
 # --------------------------------------------------------------- pieces
-def _f(v: float) -> str:
-    return f"{v:.1f}".rstrip("0").rstrip(".")
+def _f(v) -> str:
+    """A coordinate with at most one decimal: ``f"{v:.1f}"`` without a trailing
+    ".0" ("12", "12.5", "-3.2"), the same text in every runtime.
+
+    MicroPython's float formatting rounds some halves the other way
+    (``f"{2.25:.1f}"`` is "2.3" there, "2.2" in CPython), so the tenths are
+    rounded here, half to even on the float's exact value, as CPython does.
+    """
+    v = float(v)
+    tenths = abs(_tenths(v))
+    negative = v < 0 or (v == 0 and math.copysign(1.0, v) < 0)
+    text = str(tenths // 10) if tenths % 10 == 0 else f"{tenths // 10}.{tenths % 10}"
+    return "-" + text if negative else text
+
+
+def _tenths(v: float) -> int:
+    """``v * 10`` rounded to an integer, half to even, exactly."""
+    x = v * 10
+    n = math.floor(x)
+    frac = x - n
+    if abs(frac - 0.5) > 1e-6:
+        # far from a tie: the rounded product x rounds like the exact one
+        return n + 1 if frac > 0.5 else n
+    mantissa, exp = math.frexp(v)      # v = mantissa * 2**exp, exactly
+    num = int(mantissa * 2**53) * 10   # v * 10 = num * 2**(exp - 53)
+    if exp >= 53:
+        return num << (exp - 53)
+    den = 1 << (53 - exp)
+    q, r = divmod(num, den)
+    if 2 * r > den or (2 * r == den and q % 2):
+        q += 1
+    return q
 
 
 def _checker(u: str, color: str, cx: float, cy: float, label: str = "", cls: str = "") -> str:
@@ -242,7 +279,7 @@ def _landing_index(position, p: int, mover: str) -> int:
     return 0
 
 
-def render_board(position, view: Optional[View] = None) -> str:
+def render_board(position, view=None) -> str:
     """The position as one ``<svg>`` element (a string).
 
     Every point is a ``<g data-point="N">`` (absolute numbering 1..24) with an
@@ -274,8 +311,8 @@ def render_board(position, view: Optional[View] = None) -> str:
         attrs.append(f'data-testid="{v.testid}"')
     if v.me:
         attrs.append(f'data-me="{v.me}"')
-    for k, val in v.extra.items():
-        attrs.append(f'data-{k}="{val}"')
+    for k in sorted(v.extra):
+        attrs.append(f'data-{k}="{v.extra[k]}"')
     out = [f"<svg {' '.join(attrs)}>", _defs(u)]
 
     # frame and field
@@ -465,7 +502,7 @@ def render_board(position, view: Optional[View] = None) -> str:
     return "".join(out)
 
 
-def _stack_height(position, point: Point, color: str) -> int:
+def _stack_height(position, point, color: str) -> int:
     if point == "bar":
         return position.bar(color)
     if point == "off":
@@ -549,7 +586,7 @@ def _animated(piece: str, anim: tuple, bottom: str, cx: float, cy: float, color:
     )
 
 
-def hit_test(bottom: str, x: float, y: float) -> Optional[Point]:
+def hit_test(bottom: str, x: float, y: float):
     """Which target (1..24, "bar", "off") lies under viewBox coordinates, or None."""
     if TOP_Y <= y <= BOTTOM_Y:
         if BAR_X <= x < RIGHT_X:

@@ -4,13 +4,13 @@ Three independent keys, so a bad one never takes the others with it:
 ``bg.game`` (the game in progress), ``bg.leaderboard`` (wins, sorted) and
 ``bg.settings`` (name, last choices). Every ``load_*`` returns
 ``(value, problem)``: ``problem`` is a sentence for the player, or None.
+Stored text is read with ``strict_json``, so a damaged text is refused alike
+in every runtime (MicroPython's own ``json`` would take some damage for JSON).
 """
 
-from __future__ import annotations
+from engine import Points
 
-import json
-from fractions import Fraction
-from typing import Optional
+from . import strict_json
 
 GAME_KEY = "bg.game"
 LEADERBOARD_KEY = "bg.leaderboard"
@@ -20,17 +20,17 @@ MAX_ENTRIES = 50
 KINDS = ("single", "gammon", "backgammon")
 
 
-def load_json(text: Optional[str]):
-    """Parse stored text; None when absent. Raises ValueError when corrupt."""
+def load_json(text):
+    """Parse stored text (a str, or None when absent); None when absent. Raises ValueError when corrupt."""
     if text is None or text == "":
         return None
     try:
-        return json.loads(text)
-    except (TypeError, ValueError) as err:
-        raise ValueError(f"not readable ({err.__class__.__name__})") from None
+        return strict_json.loads(text)
+    except ValueError as err:
+        raise ValueError(f"not JSON: {err}") from None
 
 
-def load_game(text: Optional[str], restore) -> tuple:
+def load_game(text, restore) -> tuple:
     """(controller or None, problem). ``restore`` is ``Controller.from_dict``."""
     try:
         data = load_json(text)
@@ -53,18 +53,18 @@ def _valid_entry(e) -> bool:
     if not isinstance(e, dict):
         return False
     try:
-        Fraction(str(e["points"]))
+        Points.parse(str(e["points"]))
         return (
             isinstance(e["name"], str)
             and isinstance(e["date"], str)
             and int(e["level"]) in range(1, 6)
             and e["kind"] in KINDS
         )
-    except (KeyError, TypeError, ValueError, ZeroDivisionError):
+    except (KeyError, TypeError, ValueError):
         return False
 
 
-def load_leaderboard(text: Optional[str]) -> tuple:
+def load_leaderboard(text) -> tuple:
     """(entries, problem). Bad entries are dropped and reported; good ones kept."""
     try:
         data = load_json(text)
@@ -82,12 +82,13 @@ def load_leaderboard(text: Optional[str]) -> tuple:
 
 
 def dump_leaderboard(entries: list) -> str:
-    return json.dumps({"v": LEADERBOARD_VERSION, "entries": entries})
+    """The leaderboard's stored text (``strict_json``: keys sorted, the same text in every runtime)."""
+    return strict_json.dumps({"v": LEADERBOARD_VERSION, "entries": entries})
 
 
 def sort_entries(entries: list) -> list:
     """Most points first; ties: the earlier date first."""
-    return sorted(entries, key=lambda e: (-Fraction(str(e["points"])), e["date"]))
+    return sorted(entries, key=lambda e: (-Points.parse(str(e["points"])).thirds, e["date"]))
 
 
 def add_entry(entries: list, name: str, date: str, level: int, kind: str, points: str) -> list:
@@ -96,7 +97,7 @@ def add_entry(entries: list, name: str, date: str, level: int, kind: str, points
     return sort_entries(entries + [entry])[:MAX_ENTRIES]
 
 
-def load_settings(text: Optional[str]) -> tuple:
+def load_settings(text) -> tuple:
     try:
         data = load_json(text)
     except ValueError:
