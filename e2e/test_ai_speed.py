@@ -4,15 +4,38 @@ Prints the median / 95th percentile per level.  The targets (level 5: median
 <= 1.0 s, p95 <= 2.5 s; levels 1-4: median <= 0.2 s) are asserted only with
 BG_AI_SPEED_STRICT=1: timings on a shared machine belong in a benchmark, not a
 gate.  The test does check that every level answers on every position.
+
+The benchmark page and its Python (``bench.html``, ``py/bench.zip``: the AI
+worker's zip plus ``ai/speed.py``) are dev tools the build does not ship;
+this test serves them next to the built site through Playwright's routing
+(tools/build_site.py's ``bench_assets()``).
 """
 from __future__ import annotations
 
 import json
 import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+import build_site  # noqa: E402
+
+TYPES = {".html": "text/html; charset=utf-8", ".zip": "application/zip"}
 
 
-def test_ai_think_times_in_the_browser(page, capsys):
+def serve_bench_assets(page, base_url: str) -> None:
+    """Answer the bench page's own URLs from bench_assets(); the rest (Pyodide,
+    PyScript) comes from the built site."""
+    for path, body in build_site.bench_assets().items():
+        page.route(base_url + path + "*", lambda route, body=body, path=path: route.fulfill(
+            status=200, body=body, content_type=TYPES[Path(path).suffix]))
+
+
+def test_ai_think_times_in_the_browser(page, base_url, capsys):
     n = int(os.environ.get("BG_AI_SPEED_POSITIONS", "200"))
+    serve_bench_assets(page, base_url)
     page.set_default_timeout(1_500_000)
     page.goto(f"bench.html?positions={n}")
     page.wait_for_selector('body[data-done="true"]', timeout=1_500_000)

@@ -71,34 +71,47 @@ function watch(registration) {
   });
 }
 
-/* Resolves once the page has loaded and Python has taken over
- * (body[data-ready="true"]; pages without that attribute: at load), or after
- * `cap` ms: on a first visit the precache then mostly comes from the HTTP
- * cache instead of competing with Pyodide's own downloads and start-up. */
-function pageSettled(cap = 15000) {
-  return new Promise((resolve) => {
-    const loaded = () => {
-      const body = document.body;
-      if (!body || !body.hasAttribute("data-ready") || body.dataset.ready === "true") return resolve();
+/* Resolves once the page is playable and its AI worker has settled:
+ * body[data-ready="true"] (pages without a data-ready attribute: at load),
+ * then body[data-ai] no longer "loading" (pages without data-ai: at once), or
+ * `aiCap` ms after playable, whichever comes first. Never before playable:
+ * precaching must not compete with the page's own start, and once the AI
+ * worker has fetched Pyodide the precache takes those files from the HTTP
+ * cache instead of downloading them a second time. */
+function pageSettled(aiCap = 30000) {
+  const body = () => document.body;
+  const whenAttr = (name, done) =>
+    new Promise((resolve) => {
+      if (done()) return resolve();
       const observer = new MutationObserver(() => {
-        if (body.dataset.ready === "true") {
+        if (done()) {
           observer.disconnect();
           resolve();
         }
       });
-      observer.observe(body, { attributes: true, attributeFilter: ["data-ready"] });
-      setTimeout(resolve, cap);
-    };
-    if (document.readyState === "complete") loaded();
-    else window.addEventListener("load", loaded, { once: true });
+      observer.observe(body(), { attributes: true, attributeFilter: [name] });
+    });
+  const loaded = new Promise((resolve) => {
+    if (document.readyState === "complete") resolve();
+    else window.addEventListener("load", resolve, { once: true });
   });
+  return loaded
+    .then(() =>
+      whenAttr("data-ready", () => !body().hasAttribute("data-ready") || body().dataset.ready === "true"),
+    )
+    .then(() =>
+      Promise.race([
+        whenAttr("data-ai", () => body().dataset.ai !== "loading"),
+        new Promise((resolve) => setTimeout(resolve, aiCap)),
+      ]),
+    );
 }
 
 if ("serviceWorker" in navigator && location.protocol !== "file:") {
   const url = new URL("./sw.js", import.meta.url);
-  // A returning visitor is already controlled: look for an update at once.
-  const early = navigator.serviceWorker.controller ? Promise.resolve() : pageSettled();
-  early
+  // First visit and returning visitor alike (an update check installs a new
+  // version, which precaches what changed): only once the page has settled.
+  pageSettled()
     .then(() => navigator.serviceWorker.register(url, { updateViaCache: "none" }))
     .then(watch)
     .catch((error) => console.warn("service worker not registered:", error));

@@ -1,8 +1,11 @@
 /* Service worker: the whole site offline after the first visit.
  *
- * - install: precache every file of this build (the list and its content
- *   hashes are stamped in below by tools/build_site.py), reusing files with an
- *   unchanged hash from the previous version's cache instead of downloading.
+ * - install: precache every file of this build that a page loads (the list
+ *   and its content hashes are stamped in below by tools/build_site.py),
+ *   reusing files with an unchanged hash from the previous version's cache
+ *   instead of downloading. sw-register.js registers this worker only once
+ *   the page is playable and its AI worker has settled, so the install never
+ *   competes with the page's start.
  * - fetch: cache-first for same-origin GETs (query strings ignored, so
  *   `index.html?mode=ai&level=3` is served offline); `.wasm` always carries
  *   `application/wasm`; a navigation that misses falls back to the network, then

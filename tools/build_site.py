@@ -3,31 +3,43 @@
 
 Run from anywhere (paths are relative to the repository root)::
 
-    npm ci                       # fetches the pinned pyodide and @pyscript/core
+    npm ci                       # fetches the pinned pyodide, MicroPython and @pyscript/core
     python3 tools/build_site.py  # -> dist/
 
 What ends up in ``dist/``:
 
-- everything in ``site/`` (minus Python caches);
+- everything in ``site/`` except the dev-only pages (``bench.html``) and the
+  page modules of ``site/webui/`` that no page loads by URL: only the entry
+  scripts (``webui/app.py``, ``webui/rules_app.py``, ``webui/ai_worker.py``)
+  are copied loose, the rest travels in the zips below;
+- ``vendor/micropython-<version>/``: ``micropython.mjs`` and
+  ``micropython.wasm`` (the main thread's interpreter) and the package README;
 - ``vendor/pyodide-<version>/``: the Pyodide runtime files needed to boot
-  offline (``pyodide.mjs``, ``pyodide.asm.mjs``, ``pyodide.asm.wasm``,
-  ``python_stdlib.zip``, ``pyodide-lock.json``);
+  offline (the AI worker's interpreter);
 - ``vendor/pyscript-<version>/``: PyScript's ``dist/`` (``core.js``,
-  ``core.css`` and their chunks, without source maps);
-- ``engine/`` and ``ai/``: the runtime Python packages (``*.py`` and data
-  files; never ``ai/training/``, tests or caches), for PyScript's ``[files]``,
-  and the same two packages in one archive, ``py/packages.zip``, which a
-  PyScript config can unpack in one fetch::
-
-      [files]
-      "./py/packages.zip" = "./*"
-
+  ``core.css`` and their chunks, without source maps) and its licence;
+- ``py/main.zip``: the main thread's Python (MicroPython): the runtime
+  ``engine/`` package and ``site/webui/*.py`` except the worker-side and
+  build-time modules (:data:`WEBUI_NOT_MAIN`), unpacked at the root of the
+  interpreter's file system (``"./py/main.zip": "./*"``), so that
+  ``import engine`` and ``import webui`` work;
+- ``py/worker.zip``: the AI worker's Python (Pyodide): ``engine/``, the
+  runtime modules and weights of ``ai/`` (:data:`AI_RUNTIME`) and
+  the worker's modules of ``site/webui/`` (:data:`WEBUI_WORKER`);
 - whatever ``site/webui/prerender.py``'s ``prerender(dist_dir)`` writes
   (called when that file exists);
 - ``precache-manifest.json``: ``{"version": ..., "files": {path: sha256}}``,
-  the content-hashed list the service worker precaches; the same data is
-  stamped into ``dist/sw.js`` so that every deploy with different content is a
-  byte-different service worker (which is how browsers detect an update).
+  the content-hashed list the service worker precaches (what the pages load:
+  see :func:`precached`); the same data is stamped into ``dist/sw.js`` so that
+  every deploy with different content is a byte-different service worker
+  (which is how browsers detect an update).
+
+Never shipped: dev-only modules (:data:`ENGINE_DEV_ONLY`, everything of
+``ai/`` outside :data:`AI_RUNTIME`: benchmarks, training, tools), tests,
+caches, source maps. The AI think-time page (``site/bench.html``) and its
+``py/bench.zip`` (the worker zip plus ``ai/speed.py``) come from
+:func:`bench_assets` instead; ``e2e/test_ai_speed.py`` serves them to the
+browser itself.
 
 The vendor directories carry the package version in their path, so
 ``netlify.toml`` can serve them as immutable.
@@ -38,6 +50,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import importlib.util
+import io
 import json
 import os
 import re
@@ -52,15 +65,53 @@ ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "site"
 NODE_MODULES = ROOT / "node_modules"
 
+#: npm package -> short name used in ``vendor/<short>-<version>/``.
+VENDORED = {
+    "@micropython/micropython-webassembly-pyscript": "micropython",
+    "pyodide": "pyodide",
+    "@pyscript/core": "pyscript",
+}
 #: Pyodide files needed to boot (the asm module is ``.mjs`` in 0.28+/314,
 #: ``.js`` before: whichever exists is taken).
 PYODIDE_FILES = ["pyodide.mjs", "pyodide-lock.json", "python_stdlib.zip", "pyodide.asm.wasm"]
 PYODIDE_ASM = ["pyodide.asm.mjs", "pyodide.asm.js"]
+#: MicroPython files: the interpreter, and the README when the package has one.
+MICROPYTHON_FILES = ["micropython.mjs", "micropython.wasm"]
+MICROPYTHON_OPTIONAL = ["README.md", "LICENSE"]
 
-#: Runtime Python packages shipped to the browser.
-PY_PACKAGES = ["engine", "ai"]
-#: Directory names never shipped from them.
-SKIP_DIRS = {"__pycache__", "training", "tests", "test", ".pytest_cache", ".mypy_cache", ".hypothesis"}
+#: engine/ modules that are command line or benchmark only (everything else
+#: in engine/ is the runtime rules engine, shipped to both interpreters).
+ENGINE_DEV_ONLY = {"__main__.py", "bench.py"}
+#: The AI's runtime files, relative to ai/ (explicit: ai/ also holds the
+#: benchmarks ``bench.py``, ``speed.py``, ``level_losses.py``, the gnubg
+#: reference players ``gnubg_noise.py``, ``tools/`` and ``training/``).
+AI_RUNTIME = [
+    "__init__.py",
+    "bearoff.py",
+    "encoder.py",
+    "hint.py",
+    "levels.py",
+    "net.py",
+    "search.py",
+    "weights/bearoff.bin.gz",
+    "weights/contact.bin",
+    "weights/race.bin",
+]
+#: site/webui/ modules that run in the AI worker (Pyodide) only.
+WEBUI_WORKER = ["__init__.py", "ai_worker.py", "autoplay.py", "fallback_player.py"]
+#: site/webui/ modules kept out of the main thread's zip: worker-side, or
+#: build-time (prerender.py runs here, in CPython).
+WEBUI_NOT_MAIN = {"ai_worker.py", "autoplay.py", "prerender.py"}
+#: site/webui/ files copied loose into dist/webui/: the scripts that pages
+#: load by URL (``<script type="mpy" src=...>``, the worker's ``src``).
+WEBUI_ENTRY_SCRIPTS = ["app.py", "rules_app.py", "ai_worker.py"]
+#: Pages of site/ that are dev tools, never shipped (see bench_assets()).
+SITE_DEV_ONLY = {"bench.html"}
+#: The extra module bench.html needs on top of the worker zip.
+BENCH_EXTRA = ["ai/speed.py"]
+
+#: Directory names never shipped.
+SKIP_DIRS = {"__pycache__", "tests", "test", ".pytest_cache", ".mypy_cache", ".hypothesis"}
 #: File names never shipped from ``site/`` or the Python packages.
 SKIP_SUFFIXES = (".pyc", ".pyo", ".map", ".swp", "~")
 SKIP_NAMES = {".DS_Store", "Thumbs.db", "conftest.py"}
@@ -69,6 +120,19 @@ SKIP_NAMES = {".DS_Store", "Thumbs.db", "conftest.py"}
 SW_PLACEHOLDER = "/*@@BUILD@@*/ null"
 #: Files in dist/ that the service worker must not precache.
 NOT_PRECACHED = {"sw.js", "precache-manifest.json", "_headers", "_redirects"}
+#: Shipped for the record but loaded by no page: licences and READMEs.
+NOT_PRECACHED_NAMES = {"LICENSE", "README.md"}
+#: PyScript 0.7.31 files that no page loads, by chunk name (the file name
+#: without its ``-<8-character hash>``): the code editor's CodeMirror and the
+#: terminal's xterm.js (loaded only when a page has an editor or a terminal),
+#: the TOML config parser (our configs are JSON), the ``<py-script>`` /
+#: ``<mpy-script>`` element chunks, and the rest seen unrequested by every
+#: page in Chromium. Shipped, as PyScript's dist is; never precached.
+PYSCRIPT_UNUSED_PREFIXES = ("codemirror", "xterm")
+PYSCRIPT_UNUSED = {"index", "mpy", "py", "pyodide_graph", "toml", "storage", "service-worker"}
+
+#: The archives this build writes (see write_zips()).
+BUILD_ZIPS = ("py/main.zip", "py/worker.zip")
 
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # fixed timestamp: same inputs -> same bytes
 
@@ -81,16 +145,13 @@ def _skip_file(name: str) -> bool:
     return name in SKIP_NAMES or name.startswith(".") or name.endswith(SKIP_SUFFIXES)
 
 
-def _walk(src: Path, *, python_package: bool = False):
+def _walk(src: Path):
     """Yield files under ``src`` (sorted) that belong in the site."""
     for dirpath, dirnames, filenames in os.walk(src):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
         for name in sorted(filenames):
-            if _skip_file(name):
-                continue
-            if python_package and (name.startswith("test_") or name.endswith("_test.py")):
-                continue
-            yield Path(dirpath) / name
+            if not _skip_file(name):
+                yield Path(dirpath) / name
 
 
 def _package_version(name: str) -> str:
@@ -102,13 +163,15 @@ def _package_version(name: str) -> str:
 
 def _pinned_version(name: str) -> str:
     deps = json.loads((ROOT / "package.json").read_text())["dependencies"]
+    if name not in deps:
+        raise BuildError(f"package.json does not pin {name}")
     return deps[name]
 
 
-def vendor(out: Path) -> dict[str, str]:
-    """Copy Pyodide and PyScript into ``out/vendor``; return {package: dir url}."""
+def vendor_dirs() -> dict[str, str]:
+    """{short name: ``vendor/<short>-<version>``}, checked against package.json."""
     dirs = {}
-    for npm_name, short in (("pyodide", "pyodide"), ("@pyscript/core", "pyscript")):
+    for npm_name, short in VENDORED.items():
         version = _package_version(npm_name)
         pinned = _pinned_version(npm_name)
         if version != pinned:
@@ -116,17 +179,31 @@ def vendor(out: Path) -> dict[str, str]:
                 f"node_modules has {npm_name}@{version} but package.json pins {pinned}: run `npm ci`"
             )
         dirs[short] = f"vendor/{short}-{version}"
+    return dirs
+
+
+def _copy_listed(src: Path, dst: Path, names: list[str], package: str) -> None:
+    dst.mkdir(parents=True)
+    for name in names:
+        if not (src / name).is_file():
+            raise BuildError(f"node_modules/{package}/{name} is missing")
+        shutil.copy2(src / name, dst / name)
+
+
+def vendor(out: Path) -> dict[str, str]:
+    """Copy MicroPython, Pyodide and PyScript into ``out/vendor``; return {short: dir url}."""
+    dirs = vendor_dirs()
+
+    mpy_pkg = "@micropython/micropython-webassembly-pyscript"
+    mpy_src = NODE_MODULES / mpy_pkg
+    optional = [name for name in MICROPYTHON_OPTIONAL if (mpy_src / name).is_file()]
+    _copy_listed(mpy_src, out / dirs["micropython"], MICROPYTHON_FILES + optional, mpy_pkg)
 
     py_src = NODE_MODULES / "pyodide"
-    py_dst = out / dirs["pyodide"]
-    py_dst.mkdir(parents=True)
     asm = [name for name in PYODIDE_ASM if (py_src / name).is_file()]
     if not asm:
         raise BuildError(f"no {' or '.join(PYODIDE_ASM)} in node_modules/pyodide")
-    for name in PYODIDE_FILES + asm[:1]:
-        if not (py_src / name).is_file():
-            raise BuildError(f"node_modules/pyodide/{name} is missing")
-        shutil.copy2(py_src / name, py_dst / name)
+    _copy_listed(py_src, out / dirs["pyodide"], PYODIDE_FILES + asm[:1], "pyodide")
 
     ps_src = NODE_MODULES / "@pyscript" / "core" / "dist"
     ps_dst = out / dirs["pyscript"]
@@ -143,36 +220,81 @@ def vendor(out: Path) -> dict[str, str]:
 
 
 def copy_site(out: Path) -> None:
+    """``site/`` into ``out``, without dev pages and without the page modules
+    that travel in ``py/main.zip`` (only the entry scripts stay loose)."""
     if not SITE.is_dir():
         raise BuildError("site/ not found")
     for path in _walk(SITE):
-        dst = out / path.relative_to(SITE)
+        rel = path.relative_to(SITE)
+        if rel.as_posix() in SITE_DEV_ONLY:
+            continue
+        if rel.parts[0] == "webui" and rel.as_posix() not in {f"webui/{n}" for n in WEBUI_ENTRY_SCRIPTS}:
+            continue
+        dst = out / rel
         dst.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, dst)
 
 
-def copy_python(out: Path) -> list[str]:
-    """Copy engine/ and ai/ into ``out`` and zip them into ``out/py/packages.zip``."""
-    shipped: list[Path] = []
-    for package in PY_PACKAGES:
-        src = ROOT / package
-        if not src.is_dir():
-            print(f"build_site: note: {package}/ does not exist yet, not shipped", file=sys.stderr)
-            continue
-        for path in _walk(src, python_package=True):
-            rel = path.relative_to(ROOT)
-            dst = out / rel
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, dst)
-            shipped.append(rel)
-    (out / "py").mkdir(exist_ok=True)
-    with zipfile.ZipFile(out / "py" / "packages.zip", "w", zipfile.ZIP_DEFLATED) as archive:
-        for rel in shipped:
-            info = zipfile.ZipInfo(rel.as_posix(), date_time=ZIP_DATE)
+# --------------------------------------------------------------------------- the Python zips
+
+
+def engine_files() -> list[str]:
+    """The runtime engine: every ``engine/*.py`` but the CLI and benchmark."""
+    engine = ROOT / "engine"
+    if not (engine / "__init__.py").is_file():
+        raise BuildError("engine/__init__.py not found")
+    return [f"engine/{p.name}" for p in sorted(engine.glob("*.py")) if p.name not in ENGINE_DEV_ONLY]
+
+
+def main_zip_files() -> list[tuple[str, Path]]:
+    """(name in the zip, source) for ``py/main.zip``: engine/ + the page's webui/."""
+    webui = SITE / "webui"
+    files = [(name, ROOT / name) for name in engine_files()]
+    files += [(f"webui/{p.name}", p) for p in sorted(webui.glob("*.py")) if p.name not in WEBUI_NOT_MAIN]
+    return files
+
+
+def worker_zip_files() -> list[tuple[str, Path]]:
+    """(name in the zip, source) for ``py/worker.zip``: engine/, the AI's runtime, the worker's webui/."""
+    files = [(name, ROOT / name) for name in engine_files()]
+    files += [(f"ai/{name}", ROOT / "ai" / name) for name in AI_RUNTIME]
+    files += [(f"webui/{name}", SITE / "webui" / name) for name in WEBUI_WORKER]
+    return files
+
+
+def bench_zip_files() -> list[tuple[str, Path]]:
+    """``py/bench.zip`` (for bench.html only, never shipped): the worker zip plus ai/speed.py."""
+    return worker_zip_files() + [(name, ROOT / name) for name in BENCH_EXTRA]
+
+
+def zip_bytes(files: list[tuple[str, Path]]) -> bytes:
+    """A deterministic deflated zip of ``files`` (same inputs, same bytes)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, path in files:
+            if not path.is_file():
+                raise BuildError(f"{path.relative_to(ROOT)} is missing (listed in tools/build_site.py)")
+            info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
-            archive.writestr(info, (ROOT / rel).read_bytes())
-    return [rel.as_posix() for rel in shipped]
+            archive.writestr(info, path.read_bytes(), compresslevel=9)
+    return buffer.getvalue()
+
+
+def write_zips(out: Path) -> dict[str, int]:
+    """Write ``py/main.zip`` and ``py/worker.zip``; return {zip: number of files}."""
+    (out / "py").mkdir(exist_ok=True)
+    counts = {}
+    for name, files in (("main.zip", main_zip_files()), ("worker.zip", worker_zip_files())):
+        (out / "py" / name).write_bytes(zip_bytes(files))
+        counts[name] = len(files)
+    return counts
+
+
+def bench_assets() -> dict[str, bytes]:
+    """The AI think-time page and its zip, by URL path relative to the site
+    root: served next to a built site by e2e/test_ai_speed.py, never deployed."""
+    return {"bench.html": (SITE / "bench.html").read_bytes(), "py/bench.zip": zip_bytes(bench_zip_files())}
 
 
 def run_prerender(out: Path) -> bool:
@@ -192,20 +314,23 @@ def run_prerender(out: Path) -> bool:
     return True
 
 
-VENDOR_REF = re.compile(r"vendor/(pyodide|pyscript)-(\d[\w.+-]*?)/")
+VENDOR_REF = re.compile(r"vendor/(micropython|pyodide|pyscript)-(\d[\w.+-]*?)/")
 
 
-def check_vendor_refs(out: Path, dirs: dict[str, str]) -> None:
-    """Fail if a page points at a vendored version that this build lacks."""
+def check_vendor_refs(out: Path, dirs: dict[str, str], extra: dict[str, str] | None = None) -> None:
+    """Fail if a page (or ``extra``: {name: text}) points at a vendored version this build lacks."""
     wanted = {short: path.split("-", 1)[1] for short, path in dirs.items()}
-    for path in sorted(out.rglob("*")):
-        if path.suffix not in (".html", ".toml", ".json", ".js", ".py") or "vendor" in path.parts:
-            continue
-        for match in VENDOR_REF.finditer(path.read_text(errors="replace")):
+    texts = {
+        path.relative_to(out).as_posix(): path.read_text(errors="replace")
+        for path in sorted(out.rglob("*"))
+        if path.suffix in (".html", ".toml", ".json", ".js", ".py") and "vendor" not in path.parts
+    }
+    texts.update(extra or {})
+    for name, text in texts.items():
+        for match in VENDOR_REF.finditer(text):
             if match.group(2) != wanted[match.group(1)]:
                 raise BuildError(
-                    f"{path.relative_to(out)} refers to {match.group(0)} but this build vendors "
-                    f"{dirs[match.group(1)]}/"
+                    f"{name} refers to {match.group(0)} but this build vendors {dirs[match.group(1)]}/"
                 )
 
 
@@ -217,14 +342,34 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def write_manifest(out: Path) -> dict:
-    """Hash every precached file, write the manifest and stamp ``sw.js``."""
-    files = {}
+def _pyscript_unused(filename: str) -> bool:
+    stem = filename.rsplit(".", 1)[0]
+    name = stem[:-9] if len(stem) > 9 and stem[-9] == "-" else stem
+    return name.startswith(PYSCRIPT_UNUSED_PREFIXES) or name in PYSCRIPT_UNUSED
+
+
+def precached(out: Path) -> list[str]:
+    """The files of the build that the service worker precaches: everything a
+    page can load. Left out: the service worker and its manifest, licences and
+    READMEs, PyScript's chunks for features no page uses
+    (:data:`PYSCRIPT_UNUSED`), and anything in ``py/`` but the build's own zips
+    (an archive written by an older prerender step is loaded by no page)."""
+    files = []
     for path in sorted(p for p in out.rglob("*") if p.is_file()):
         rel = path.relative_to(out).as_posix()
-        if rel in NOT_PRECACHED or path.name.endswith(".map"):
+        if rel in NOT_PRECACHED or path.name in NOT_PRECACHED_NAMES or path.name.endswith(".map"):
             continue
-        files[rel] = _sha256(path)[:16]
+        if rel.startswith("vendor/pyscript-") and _pyscript_unused(path.name):
+            continue
+        if rel.startswith("py/") and rel not in BUILD_ZIPS:
+            continue
+        files.append(rel)
+    return files
+
+
+def write_manifest(out: Path) -> dict:
+    """Hash every precached file, write the manifest and stamp ``sw.js``."""
+    files = {rel: _sha256(out / rel)[:16] for rel in precached(out)}
     listing = "".join(f"{rel} {digest}\n" for rel, digest in files.items())
     version = hashlib.sha256(listing.encode()).hexdigest()[:12]
     manifest = {"version": version, "files": files}
@@ -251,9 +396,9 @@ def build(out: Path, *, prerender: bool = True) -> dict:
     try:
         copy_site(tmp)
         dirs = vendor(tmp)
-        shipped = copy_python(tmp)
+        zips = write_zips(tmp)
         did_prerender = prerender and run_prerender(tmp)
-        check_vendor_refs(tmp, dirs)
+        check_vendor_refs(tmp, dirs, {"site/bench.html": (SITE / "bench.html").read_text()})
         manifest = write_manifest(tmp)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -265,7 +410,7 @@ def build(out: Path, *, prerender: bool = True) -> dict:
     tmp.rename(out)
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
-    return {"dirs": dirs, "python_files": len(shipped), "prerendered": did_prerender, **manifest}
+    return {"dirs": dirs, "zips": zips, "prerendered": did_prerender, **manifest}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -280,10 +425,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"build_site: error: {err}", file=sys.stderr)
         return 1
     size = sum(p.stat().st_size for p in args.out.rglob("*") if p.is_file())
+    zips = ", ".join(f"py/{name} ({count} files)" for name, count in info["zips"].items())
     print(
         f"build_site: {args.out} version {info['version']}: {len(info['files'])} files precached, "
-        f"{size / 1e6:.1f} MB, {info['python_files']} Python package files, "
-        f"prerender {'ran' if info['prerendered'] else 'absent'}, "
+        f"{size / 1e6:.1f} MB, {zips}, prerender {'ran' if info['prerendered'] else 'absent'}, "
         f"{', '.join(info['dirs'].values())} ({time.perf_counter() - started:.1f} s)"
     )
     return 0

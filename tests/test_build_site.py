@@ -1,0 +1,224 @@
+"""The site build (tools/build_site.py): what ships, what each interpreter
+gets, and what the service worker precaches.
+
+Builds the real site once into a temporary folder (needs node_modules: `npm ci`).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import io
+import json
+import re
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+import build_site  # noqa: E402
+
+#: Modules the interpreters provide besides the standard library.
+PLATFORM_MODULES = {"js", "pyscript", "pyodide", "micropython"}
+#: Never shipped, in any zip or loose.
+DEV_ONLY = {
+    "engine/__main__.py", "engine/bench.py",
+    "ai/__main__.py", "ai/bench.py", "ai/speed.py", "ai/level_losses.py", "ai/opening_book.py",
+    "ai/gnubg_noise.py", "webui/prerender.py",
+}
+DEV_ONLY_DIRS = ("ai/tools/", "ai/training/")
+#: Entry points whose imports must be satisfied (what the pages run).
+MAIN_ENTRIES = ["webui/app.py", "webui/rules_app.py"]
+WORKER_ENTRIES = ["webui/ai_worker.py"]
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory) -> Path:
+    if not (ROOT / "node_modules" / "pyodide" / "package.json").is_file():
+        pytest.fail("node_modules/ is missing: run `npm ci`")
+    out = tmp_path_factory.mktemp("build") / "dist"
+    build_site.build(out)
+    return out
+
+
+def _zip(dist: Path, name: str) -> dict[str, bytes]:
+    with zipfile.ZipFile(dist / "py" / name) as archive:
+        return {info.filename: archive.read(info) for info in archive.infolist()}
+
+
+def _module_name(path: str) -> str:
+    """``engine/game.py`` -> ``engine.game``; ``engine/__init__.py`` -> ``engine``."""
+    parts = path[: -len(".py")].split("/")
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: str, source: bytes) -> set[str]:
+    """Absolute names of every module ``path`` imports, anywhere in the file
+    (``from P import n`` gives ``P.n`` too: it may be a submodule)."""
+    package = _module_name(path) if path.endswith("/__init__.py") else _module_name(path).rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(source, filename=path)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module
+            found.add(module)
+            found.update(f"{module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def _unsatisfied(files: dict[str, bytes]) -> list[str]:
+    """Imports of the zip's modules that neither the zip, the standard library
+    nor the interpreter provides."""
+    modules = {_module_name(name) for name in files if name.endswith(".py")}
+    ours = {p.name for p in ROOT.iterdir() if (p / "__init__.py").is_file()} | {"webui"}
+    missing = []
+    for name, source in files.items():
+        if not name.endswith(".py"):
+            continue
+        for module in sorted(_imports(name, source)):
+            top = module.split(".")[0]
+            if top in sys.stdlib_module_names or top in PLATFORM_MODULES:
+                continue
+            if top not in ours:
+                missing.append(f"{name}: imports {module}, not ours and not the standard library")
+            elif module not in modules and _is_module_in_repo(module):
+                missing.append(f"{name}: imports {module}, which the zip lacks")
+    return missing
+
+
+def _is_module_in_repo(module: str) -> bool:
+    rel = module.replace(".", "/")
+    roots = [ROOT, ROOT / "site"]
+    return any((r / f"{rel}.py").is_file() or (r / rel / "__init__.py").is_file() for r in roots)
+
+
+def _reachable(files: dict[str, bytes], entries: list[str]) -> set[str]:
+    by_module = {_module_name(n): n for n in files if n.endswith(".py")}
+    seen, todo = set(), list(entries)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for module in _imports(name, files[name]):
+            parts = module.split(".")
+            for i in range(1, len(parts) + 1):  # importing a.b runs a/__init__.py too
+                hit = by_module.get(".".join(parts[:i]))
+                if hit:
+                    todo.append(hit)
+    return seen
+
+
+# --------------------------------------------------------------------------- the zips
+
+
+def test_main_zip_is_the_engine_and_the_page_modules(dist):
+    names = set(_zip(dist, "main.zip"))
+    engine = {f"engine/{p.name}" for p in (ROOT / "engine").glob("*.py")} - DEV_ONLY
+    webui = {f"webui/{p.name}" for p in (ROOT / "site" / "webui").glob("*.py")}
+    assert names == engine | (webui - {"webui/ai_worker.py", "webui/autoplay.py", "webui/prerender.py"})
+    assert "engine/__init__.py" in names and "webui/__init__.py" in names  # unpacked at the root
+
+
+def test_worker_zip_is_engine_ai_runtime_and_the_worker(dist):
+    names = set(_zip(dist, "worker.zip"))
+    assert {"engine/__init__.py", "ai/__init__.py", "ai/levels.py", "ai/weights/contact.bin",
+            "ai/weights/race.bin", "ai/weights/bearoff.bin.gz", "webui/__init__.py", "webui/ai_worker.py",
+            "webui/autoplay.py"} <= names
+    assert {n for n in names if n.startswith("webui/")} == {f"webui/{n}" for n in build_site.WEBUI_WORKER}
+    for name, data in _zip(dist, "worker.zip").items():
+        assert data == (ROOT / ("site/" if name.startswith("webui/") else "") / name).read_bytes(), name
+
+
+@pytest.mark.parametrize("zip_name, entries", [("main.zip", MAIN_ENTRIES), ("worker.zip", WORKER_ENTRIES)])
+def test_every_import_is_in_the_zip_or_the_stdlib(dist, zip_name, entries):
+    files = _zip(dist, zip_name)
+    assert _unsatisfied(files) == []
+    # and nothing is shipped that the entry points do not reach
+    # (the main thread's page modules: every webui module is reachable from a page)
+    unreached = {n for n in files if n.endswith(".py")} - _reachable(files, entries)
+    assert not {n for n in unreached if not n.startswith("webui/")}, unreached
+
+
+def test_the_import_check_catches_a_missing_module():
+    files = {"ai/__init__.py": b"", "ai/levels.py": b"from ai.net import equity\nimport numpy\n"}
+    problems = _unsatisfied(files)
+    assert any("ai.net" in p for p in problems) and any("numpy" in p for p in problems)
+    assert _imports("webui/x.py", b"def f():\n    from .dom import later\n") >= {"webui.dom", "webui.dom.later"}
+
+
+def test_nothing_dev_only_ships(dist):
+    shipped = {p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file()}
+    for zip_name in ("main.zip", "worker.zip"):
+        shipped |= set(_zip(dist, zip_name))
+    assert not shipped & DEV_ONLY
+    assert not [n for n in shipped if n.startswith(DEV_ONLY_DIRS) or n.endswith(("__main__.py", ".pyc"))]
+    assert not (dist / "engine").exists() and not (dist / "ai").exists()  # no loose copies
+    assert not (dist / "py" / "packages.zip").exists()
+    assert not (dist / "bench.html").exists() and not (dist / "py" / "bench.zip").exists()
+    assert {p.name for p in (dist / "webui").iterdir()} == set(build_site.WEBUI_ENTRY_SCRIPTS)
+
+
+def test_vendored_interpreters_match_package_json(dist):
+    pins = json.loads((ROOT / "package.json").read_text())["dependencies"]
+    mpy = dist / "vendor" / f"micropython-{pins['@micropython/micropython-webassembly-pyscript']}"
+    assert (mpy / "micropython.mjs").is_file() and (mpy / "micropython.wasm").is_file()
+    assert (dist / "vendor" / f"pyodide-{pins['pyodide']}" / "pyodide.asm.wasm").is_file()
+    assert (dist / "vendor" / f"pyscript-{pins['@pyscript/core']}" / "core.js").is_file()
+
+
+def test_a_page_naming_another_version_fails_the_build(tmp_path):
+    dirs = build_site.vendor_dirs()
+    (tmp_path / "x.html").write_text('<script src="./vendor/micropython-0.0.1/micropython.mjs">')
+    with pytest.raises(build_site.BuildError, match="micropython-0.0.1"):
+        build_site.check_vendor_refs(tmp_path, dirs)
+
+
+def test_bench_assets_are_the_worker_zip_plus_speed(dist):
+    assets = build_site.bench_assets()
+    with zipfile.ZipFile(io.BytesIO(assets["py/bench.zip"])) as archive:
+        files = {name: archive.read(name) for name in archive.namelist()}
+    assert set(files) == set(_zip(dist, "worker.zip")) | {"ai/speed.py"}
+    assert _unsatisfied(files) == []
+    assert b"./py/bench.zip" in assets["bench.html"]
+
+
+# --------------------------------------------------------------------------- the precache
+
+
+def test_precache_manifest_lists_what_the_pages_load(dist):
+    manifest = json.loads((dist / "precache-manifest.json").read_text())
+    files = manifest["files"]
+    for rel, digest in files.items():
+        assert hashlib.sha256((dist / rel).read_bytes()).hexdigest()[:16] == digest, rel
+    pins = json.loads((ROOT / "package.json").read_text())["dependencies"]
+    mpy = f"vendor/micropython-{pins['@micropython/micropython-webassembly-pyscript']}"
+    pyo = f"vendor/pyodide-{pins['pyodide']}"
+    must = {"index.html", "rules.html", "py/main.zip", "py/worker.zip", "webui/app.py", "webui/ai_worker.py",
+            f"{mpy}/micropython.mjs", f"{mpy}/micropython.wasm", f"{pyo}/pyodide.asm.wasm",
+            f"{pyo}/python_stdlib.zip", f"{pyo}/pyodide-lock.json", "sw-register.js"}
+    assert must <= set(files)
+    assert not [f for f in files if f in ("sw.js", "precache-manifest.json") or f.endswith(("LICENSE", "README.md"))]
+    assert not [f for f in files if "/codemirror" in f or "/xterm" in f]
+    assert not [f for f in files if f.startswith("py/") and f not in build_site.BUILD_ZIPS]
+    assert json.dumps(manifest, separators=(",", ":")) in (dist / "sw.js").read_text()
+
+
+def test_every_file_a_page_names_is_precached(dist):
+    files = set(json.loads((dist / "precache-manifest.json").read_text())["files"])
+    ref = re.compile(r"""["']\./([\w./-]+)""")  # "./x" in an attribute or a config
+    for page in dist.glob("*.html"):
+        for target in ref.findall(page.read_text()):
+            if (dist / target).is_file():
+                assert target in files, f"{page.name} loads {target}, which is not precached"
+    assert "webui/ai_worker.py" in files  # added by the page at run time
