@@ -58,6 +58,7 @@ function announce() {
 }
 
 function watch(registration) {
+  if (api.registration === registration) return;
   api.registration = registration;
   if (registration.waiting && navigator.serviceWorker.controller) announce();
   registration.addEventListener("updatefound", () => {
@@ -109,8 +110,14 @@ function pageSettled(aiCap = 30000) {
 
 if ("serviceWorker" in navigator && location.protocol !== "file:") {
   const url = new URL("./sw.js", import.meta.url);
-  // First visit and returning visitor alike (an update check installs a new
-  // version, which precaches what changed): only once the page has settled.
+  // A returning visitor: a version installed on an earlier visit may be
+  // waiting already; say so at once (getRegistration() fetches nothing).
+  if (navigator.serviceWorker.controller) {
+    navigator.serviceWorker.getRegistration().then((registration) => registration && watch(registration));
+  }
+  // Registering checks for an update, and installing one precaches what
+  // changed: first visit and returning visitor alike, only once the page
+  // has settled.
   pageSettled()
     .then(() => navigator.serviceWorker.register(url, { updateViaCache: "none" }))
     .then(watch)
