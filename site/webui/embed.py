@@ -16,27 +16,42 @@ from html import escape
 
 from engine import BLACK, WHITE, Position
 
+from .plain_text import strip_spaces
 from .render import View, render_board
+
+
+def _number(text: str):
+    """The value of a decimal numeral (ASCII digits, spaces around allowed), else None."""
+    text = strip_spaces(text)
+    if not text or any(ch not in "0123456789" for ch in text):
+        return None
+    return int(text)
 
 
 def _points(text: str) -> set:
     out = set()
     for part in (text or "").split(","):
-        part = part.strip()
+        part = strip_spaces(part)
+        n = _number(part)
         if part in ("bar", "off"):
             out.add(part)
-        elif part.isdigit() and 1 <= int(part) <= 24:
-            out.add(int(part))
+        elif n is not None and 1 <= n <= 24:
+            out.add(n)
     return out
 
 
+def _die_values(text: str) -> tuple:
+    values = (_number(x) for x in (text or "").split(","))
+    return tuple(n for n in values if n is not None and 1 <= n <= 6)
+
+
 def _dice(text: str) -> tuple:
-    vals = tuple(int(x) for x in (text or "").split(",") if x.strip().isdigit() and 1 <= int(x) <= 6)
+    vals = _die_values(text)
     return vals if len(vals) == 2 else ()
 
 
 def _left(text: str) -> tuple:
-    return tuple(int(x) for x in (text or "").split(",") if x.strip().isdigit() and 1 <= int(x) <= 6)[:4]
+    return _die_values(text)[:4]
 
 
 def board_from_attrs(attrs: dict, uid: str = "e") -> str:
@@ -53,8 +68,8 @@ def board_from_attrs(attrs: dict, uid: str = "e") -> str:
     if bottom not in (WHITE, BLACK):
         bottom = WHITE
     picked = attrs.get("data-picked")
-    if picked and picked.isdigit():
-        picked = int(picked)
+    if picked and _number(picked) is not None:
+        picked = _number(picked)
     opening = _dice(attrs.get("data-opening", ""))
     live = attrs.get("data-live") == "true"
     view = View(

@@ -17,7 +17,7 @@ sorted (``strict_json``: the same text in every runtime)::
 Every refusal is a ``ProtocolError`` (a ``ValueError``) whose text can be shown
 to the player as it is. Nothing in a message is ever executed or inserted as
 HTML: names and chat are plain text, checked for length and control
-characters.
+characters (``plain_text``: the same verdict in every runtime).
 
 >>> ch = Channel()
 >>> text = ch.encode("chat", text="good luck")
@@ -26,6 +26,7 @@ characters.
 """
 
 from . import strict_json
+from .plain_text import collapse_spaces, is_blank, is_control, strip_spaces
 
 VERSION = 1
 MAX_BYTES = 2048
@@ -43,44 +44,8 @@ _HEX64 = (_HEX, 64, 64)
 _ROOM = (_HEX, 12, 12)
 _MOVE = ("0123456789abcdefghijklmnopqrstuvwxyz/*() ", 0, 80)
 
-#: Code points that are not plain text (inclusive ranges): the Unicode
-#: categories Cc (control), Cf (format: soft hyphen, zero-width and bidi
-#: controls, tags ...), Cs (surrogates) and Co (private use), and the
-#: noncharacters. Unassigned code points are allowed: which ones are
-#: unassigned depends on each runtime's Unicode version.
-_NOT_TEXT = (
-    (0x0, 0x1F), (0x7F, 0x9F), (0xAD, 0xAD), (0x600, 0x605), (0x61C, 0x61C), (0x6DD, 0x6DD),
-    (0x70F, 0x70F), (0x890, 0x891), (0x8E2, 0x8E2), (0x180E, 0x180E), (0x200B, 0x200F),
-    (0x202A, 0x202E), (0x2060, 0x206F), (0xD800, 0xF8FF), (0xFDD0, 0xFDEF), (0xFEFF, 0xFEFF),
-    (0xFFF9, 0xFFFB), (0x110BD, 0x110BD), (0x110CD, 0x110CD), (0x13430, 0x1343F),
-    (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0001, 0xE0001), (0xE0020, 0xE007F),
-    (0xF0000, 0x10FFFF),
-)
-_ZWJ = 0x200D  # a format character that joins emoji: kept
-
-
 class ProtocolError(ValueError):
     """A message refused; ``str(err)`` is a sentence for the player."""
-
-
-def is_control(ch: str) -> bool:
-    """True for a character that is not plain text (see ``_NOT_TEXT``); the
-    zero-width joiner of emoji sequences counts as text.
-
-    >>> is_control("\\u0007"), is_control("\\u202e"), is_control("é"), is_control("\\u200d")
-    (True, True, False, False)
-    """
-    cp = ord(ch)
-    if 0x20 <= cp < 0x7F or cp == _ZWJ:
-        return False
-    if cp & 0xFFFE == 0xFFFE:  # U+FFFE, U+FFFF, U+1FFFE ...: noncharacters
-        return True
-    for lo, hi in _NOT_TEXT:
-        if cp < lo:
-            return False
-        if cp <= hi:
-            return True
-    return False
 
 
 def _shown(text: str, limit: int = 20) -> str:
@@ -124,7 +89,7 @@ def _text(limit, *, empty=True):
             raise ProtocolError(f"its {name} is longer than {limit} characters")
         if any(is_control(ch) for ch in value):
             raise ProtocolError(f"its {name} contains control characters")
-        if not empty and not value.strip():
+        if not empty and is_blank(value):
             raise ProtocolError(f"its {name} is empty")
         return value
     return check
@@ -170,7 +135,7 @@ def validate(msg) -> dict:
         raise ProtocolError("Refused a message from your friend's game: it is not a JSON object.")
     v = msg.get("v")
     if v != VERSION or isinstance(v, bool):
-        shown = str(v)[:10] if v is None or isinstance(v, (int, str)) else "unknown"
+        shown = str(v)[:10] if v is None or isinstance(v, (bool, int, str)) else "unknown"
         raise ProtocolError(
             f"Your friend's game speaks protocol version {shown}, this page version {VERSION}: "
             "both of you reload the page to get the same version, then make a new link."
@@ -267,5 +232,5 @@ def clean_name(name, default: str = "Your friend") -> str:
     if not isinstance(name, str):
         return default
     name = "".join(ch for ch in name if not is_control(ch))
-    name = " ".join(name.split())[:MAX_NAME].strip()
+    name = strip_spaces(collapse_spaces(name)[:MAX_NAME])
     return name or default

@@ -7,7 +7,7 @@ the candidate addresses. ``minimise`` keeps exactly those, ``rebuild`` writes
 a complete SDP from them that Chromium, Firefox and Safari accept, and
 ``encode``/``decode`` pack them (with the friend game's room, invite number
 and creation time) into a compact base64url code for ``#join=...`` and
-``reply.html#r=...`` links: about 150 characters.
+``reply.html#r=...`` links: about 140 characters.
 
 >>> sig = Signal("offer", "AbCd", "p" * 24, bytes(range(32)), "actpass",
 ...              (Candidate("192.168.1.20", 50000),), room="0123456789ab", nonce=7, created=1_800_000_000)
@@ -20,10 +20,10 @@ players' own messaging apps, or pasted by hand.
 
 import hashlib
 import struct
-import zlib
 
-FORMAT = 1                      # first byte of every code: FORMAT << 4 | flags
-F_DEFLATE = 0x1                 # body is raw-deflated
+from .plain_text import words
+
+FORMAT = 1                      # first byte of every code: FORMAT << 4 (the low bits, once flags, are 0)
 KINDS = ("offer", "answer")
 SETUPS = ("actpass", "active", "passive")
 ROLES = ("white", "black")
@@ -33,7 +33,6 @@ FINGERPRINT_ALGS = {"sha-256": 32, "sha-384": 48, "sha-512": 64}
 ALG_CODES = ("sha-256", "sha-384", "sha-512")
 MAX_CANDIDATES = 8
 MAX_CODE = 1200                 # characters: anything longer is not one of ours
-MAX_BODY = 4096                 # bytes of an inflated code: anything longer is not one of ours
 
 _DIGITS = "0123456789"
 _HEX = "0123456789abcdef"
@@ -461,18 +460,13 @@ class _Reader:
 
 
 def encode(sig: Signal) -> str:
-    """Compact URL-safe code: a format byte, then the binary form, raw-deflated
-    when that is shorter, base64url without padding.
+    """Compact URL-safe code: a format byte, then the binary form, base64url without padding.
 
-    The deflated bytes may differ between runtimes (CPython's zlib and
-    MicroPython's compressor choose differently); every runtime decodes them all.
+    Not deflated (earlier versions were, when that was shorter): zlib's
+    compressor and inflater differ between CPython and MicroPython, and a
+    code must read the same, damaged or not, in every runtime.
     """
-    body = pack(sig)
-    packed = zlib.compress(body)[2:-4]  # raw deflate (no zlib header/trailer)
-    flags = 0
-    if len(packed) < len(body):
-        body, flags = packed, F_DEFLATE
-    return b64url_encode(bytes([FORMAT << 4 | flags]) + body)
+    return b64url_encode(bytes([FORMAT << 4]) + pack(sig))
 
 
 def decode(code: str) -> Signal:
@@ -482,7 +476,7 @@ def decode(code: str) -> Signal:
     """
     if not isinstance(code, str):
         raise SignalError("there is no code")
-    text = "".join(code.split())
+    text = "".join(words(code))
     if not text:
         raise SignalError("the code is empty")
     if len(text) > MAX_CODE or not _only(text, B64URL):
@@ -490,19 +484,9 @@ def decode(code: str) -> Signal:
     raw = b64url_decode(text)
     if not raw:
         raise SignalError("the code is empty")
-    if raw[0] >> 4 != FORMAT:
+    if raw[0] != FORMAT << 4:
         raise SignalError("the code was made by another version of the game: both reload the page and make a new link")
-    body = raw[1:]
-    if raw[0] & F_DEFLATE:
-        try:
-            body = zlib.decompress(body, -15)
-        except Exception:  # CPython raises zlib.error, MicroPython EOFError or OSError
-            raise SignalError("the code is damaged or incomplete") from None
-        if len(body) > MAX_BODY:
-            raise SignalError("the code is damaged or incomplete")
-    elif raw[0] & 0xF:
-        raise SignalError("the code is damaged")
-    return unpack(body)
+    return unpack(raw[1:])
 
 
 def b64url_encode(data: bytes) -> str:

@@ -11,6 +11,7 @@ in every runtime (MicroPython's own ``json`` would take some damage for JSON).
 from engine import Points
 
 from . import strict_json
+from .plain_text import strip_spaces
 
 GAME_KEY = "bg.game"
 LEADERBOARD_KEY = "bg.leaderboard"
@@ -92,7 +93,7 @@ def sort_entries(entries: list) -> list:
 
 
 def add_entry(entries: list, name: str, date: str, level: int, kind: str, points: str) -> list:
-    entry = {"name": (name or "Player").strip()[:24] or "Player", "date": date, "level": int(level),
+    entry = {"name": strip_spaces(name or "Player")[:24] or "Player", "date": date, "level": int(level),
              "kind": kind, "points": str(points)}
     return sort_entries(entries + [entry])[:MAX_ENTRIES]
 
