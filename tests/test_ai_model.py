@@ -4,6 +4,7 @@ sibling (delta) evaluation equals full evaluation."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -71,29 +72,37 @@ def test_delta_evaluation_equals_full():
             assert f == pytest.approx(full, abs=1e-9)
 
 
-def test_runtime_net_matches_training_forward():
+def numpy_forward(path: str):
+    """An independent reading of a committed weights file (BGNN header, then
+    float16 l1 weights by input, l1 bias, l2 weights by output, l2 bias) and
+    the training net's forward pass, sigmoid(l2(sigmoid(l1(x)))), in numpy."""
     import numpy as np
-    import torch  # pinned in requirements-dev.txt (CPU build)
 
-    from ai.training.export import quantised
-    from ai.training.train import Net as TorchNet
+    data = Path(path).read_bytes()
+    assert data[:4] == b"BGNN"
+    version, n_in, n_h, n_out = (int(v) for v in np.frombuffer(data, dtype="<u2", count=4, offset=4))
+    vals = np.frombuffer(data, dtype="<f2", offset=12).astype(np.float64)
+    assert version == 1 and n_in == encoder.N_INPUTS
+    assert len(vals) == n_in * n_h + n_h + n_out * n_h + n_out
+    w1 = vals[: n_in * n_h].reshape(n_in, n_h)
+    b1 = vals[n_in * n_h: n_in * n_h + n_h]
+    w2 = vals[n_in * n_h + n_h: n_in * n_h + n_h + n_out * n_h].reshape(n_out, n_h)
+    b2 = vals[-n_out:]
 
+    def sigmoid(z):
+        return 1.0 / (1.0 + np.exp(-z))
+
+    return lambda x: sigmoid(w2 @ sigmoid(np.asarray(x) @ w1 + b1) + b2)
+
+
+def test_runtime_net_matches_numpy_forward_of_the_weights():
     contact, race = net.nets()
     for runtime, name in ((contact, "contact"), (race, "race")):
-        n_h = runtime.n_hidden
-        m = TorchNet(n_h)
-        with torch.no_grad():
-            m.l1.weight.copy_(torch.tensor(np.array(runtime.rows, dtype=np.float32).T))
-            m.l1.bias.copy_(torch.tensor(runtime.b1))
-            m.l2.weight.copy_(torch.tensor(runtime.w2))
-            m.l2.bias.copy_(torch.tensor(runtime.b2))
-            for pos in POSITIONS[:30]:
-                x = torch.tensor([encoder.encode_dense(board(pos))])
-                want = m(x)[0].tolist()
-                got = runtime.evaluate(board(pos))
-                assert got == pytest.approx(want, abs=2e-5)
-        # the file holds exactly the float16 values the exporter writes
-        assert quantised(np.array(runtime.b1)).tolist() == pytest.approx(runtime.b1)
+        forward = numpy_forward(str(Path(net.WEIGHTS_DIR) / f"{name}.bin"))
+        for pos in POSITIONS[:30]:
+            want = forward(encoder.encode_dense(board(pos))).tolist()
+            got = runtime.evaluate(board(pos))
+            assert got == pytest.approx(want, abs=2e-6)
 
 
 def test_outputs_are_probabilities_and_sensible():
