@@ -358,8 +358,8 @@ class FriendUI:
             return
         s = self.ctl.session
         self.nonce = int.from_bytes(_random_bytes(2), "big")
-        sig = sdp.minimise(str(pc.localDescription.sdp), "offer")
-        sig.room, sig.nonce, sig.created, sig.role = s.room, self.nonce, int(time.time()), s.me
+        sig = sdp.minimise(str(pc.localDescription.sdp), "offer").copy(
+            room=s.room, nonce=self.nonce, created=int(time.time()), role=s.me)
         self.code = sdp.encode(sig)
         q = "?mode=friend"
         if "ice" in self.params:
@@ -383,8 +383,8 @@ class FriendUI:
         if gen != self.gen:
             return
         s = self.ctl.session
-        asig = sdp.minimise(str(pc.localDescription.sdp), "answer")
-        asig.room, asig.nonce, asig.created, asig.role = sig.room, sig.nonce, int(time.time()), s.me
+        asig = sdp.minimise(str(pc.localDescription.sdp), "answer").copy(
+            room=sig.room, nonce=sig.nonce, created=int(time.time()), role=s.me)
         self.code = sdp.encode(asig)
         self.link = self._base("reply.html") + "#r=" + self.code
         self.state = "answering"

@@ -22,7 +22,6 @@ from .friend_session import FriendSession
 from .modes import KIND_TEXT, FriendMode, cap
 
 STATE_VERSION = 1
-KIND_TEXT = {"single": "a single game", "gammon": "a gammon", "backgammon": "a backgammon"}
 
 
 class FriendController(Controller):
