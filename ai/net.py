@@ -18,8 +18,7 @@ from __future__ import annotations
 import math
 import os
 import struct
-from array import array
-from operator import add, mul, sub
+from operator import mul
 from typing import Sequence
 
 from ai import encoder

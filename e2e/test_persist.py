@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_game_play import BOARD, board_attrs, play_turn_ui, point, wait_settled  # noqa: E402
 

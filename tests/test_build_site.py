@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
 
 import build_site  # noqa: E402
 
@@ -50,30 +49,13 @@ def _zip(dist: Path, name: str) -> dict[str, bytes]:
         return {info.filename: archive.read(info) for info in archive.infolist()}
 
 
-def _module_name(path: str) -> str:
-    """``engine/game.py`` -> ``engine.game``; ``engine/__init__.py`` -> ``engine``."""
-    parts = path[: -len(".py")].split("/")
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+_module_name = build_site.module_name
+_imports = build_site.imported_modules
 
 
-def _imports(path: str, source: bytes) -> set[str]:
-    """Absolute names of every module ``path`` imports, anywhere in the file
-    (``from P import n`` gives ``P.n`` too: it may be a submodule)."""
-    package = _module_name(path) if path.endswith("/__init__.py") else _module_name(path).rpartition(".")[0]
-    found = set()
-    for node in ast.walk(ast.parse(source, filename=path)):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - (node.level - 1)]
-                module = ".".join(base + ([node.module] if node.module else []))
-            else:
-                module = node.module
-            found.add(module)
-            found.update(f"{module}.{alias.name}" for alias in node.names)
-    return found
+def _main_files(dist: Path) -> dict[str, bytes]:
+    main = dist / build_site.MAIN_DIR
+    return {p.relative_to(main).as_posix(): p.read_bytes() for p in sorted(main.rglob("*")) if p.is_file()}
 
 
 def _unsatisfied(files: dict[str, bytes]) -> list[str]:
@@ -103,27 +85,14 @@ def _is_module_in_repo(module: str) -> bool:
 
 
 def _reachable(files: dict[str, bytes], entries: list[str]) -> set[str]:
-    by_module = {_module_name(n): n for n in files if n.endswith(".py")}
-    seen, todo = set(), list(entries)
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        for module in _imports(name, files[name]):
-            parts = module.split(".")
-            for i in range(1, len(parts) + 1):  # importing a.b runs a/__init__.py too
-                hit = by_module.get(".".join(parts[:i]))
-                if hit:
-                    todo.append(hit)
-    return seen
+    return set(build_site.reachable(files, entries))
 
 
 # --------------------------------------------------------------------------- the zips
 
 
-def test_main_zip_is_the_engine_and_the_page_modules(dist):
-    names = set(_zip(dist, "main.zip"))
+def test_main_files_are_the_engine_and_the_page_modules(dist):
+    names = set(_main_files(dist))
     engine = {f"engine/{p.name}" for p in (ROOT / "engine").glob("*.py")} - DEV_ONLY
     webui = {f"webui/{p.name}" for p in (ROOT / "site" / "webui").glob("*.py")}
     assert names == engine | (webui - {"webui/ai_worker.py", "webui/autoplay.py", "webui/prerender.py"})
@@ -140,9 +109,9 @@ def test_worker_zip_is_engine_ai_runtime_and_the_worker(dist):
         assert data == (ROOT / ("site/" if name.startswith("webui/") else "") / name).read_bytes(), name
 
 
-@pytest.mark.parametrize("zip_name, entries", [("main.zip", MAIN_ENTRIES), ("worker.zip", WORKER_ENTRIES)])
+@pytest.mark.parametrize("zip_name, entries", [("main", MAIN_ENTRIES), ("worker.zip", WORKER_ENTRIES)])
 def test_every_import_is_in_the_zip_or_the_stdlib(dist, zip_name, entries):
-    files = _zip(dist, zip_name)
+    files = _main_files(dist) if zip_name == "main" else _zip(dist, zip_name)
     assert _unsatisfied(files) == []
     # and nothing is shipped that the entry points do not reach
     # (the main thread's page modules: every webui module is reachable from a page)
@@ -159,12 +128,11 @@ def test_the_import_check_catches_a_missing_module():
 
 def test_nothing_dev_only_ships(dist):
     shipped = {p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file()}
-    for zip_name in ("main.zip", "worker.zip"):
-        shipped |= set(_zip(dist, zip_name))
+    shipped |= set(_zip(dist, "worker.zip")) | set(_main_files(dist))
     assert not shipped & DEV_ONLY
     assert not [n for n in shipped if n.startswith(DEV_ONLY_DIRS) or n.endswith(("__main__.py", ".pyc"))]
     assert not (dist / "engine").exists() and not (dist / "ai").exists()  # no loose copies
-    assert not (dist / "py" / "packages.zip").exists()
+    assert not (dist / "py" / "packages.zip").exists() and not (dist / "py" / "main.zip").exists()
     assert not (dist / "bench.html").exists() and not (dist / "py" / "bench.zip").exists()
     assert {p.name for p in (dist / "webui").iterdir()} == set(build_site.WEBUI_ENTRY_SCRIPTS)
 
@@ -204,13 +172,14 @@ def test_precache_manifest_lists_what_the_pages_load(dist):
     pins = json.loads((ROOT / "package.json").read_text())["dependencies"]
     mpy = f"vendor/micropython-{pins['@micropython/micropython-webassembly-pyscript']}"
     pyo = f"vendor/pyodide-{pins['pyodide']}"
-    must = {"index.html", "rules.html", "py/main.zip", "py/worker.zip", "webui/app.py", "webui/ai_worker.py",
+    must = {"index.html", "rules.html", "py/main/engine/game.py", "py/main/webui/app.py", "py/worker.zip", "webui/app.py", "webui/ai_worker.py",
             f"{mpy}/micropython.mjs", f"{mpy}/micropython.wasm", f"{pyo}/pyodide.asm.wasm",
             f"{pyo}/python_stdlib.zip", f"{pyo}/pyodide-lock.json", "sw-register.js"}
     assert must <= set(files)
     assert not [f for f in files if f in ("sw.js", "precache-manifest.json") or f.endswith(("LICENSE", "README.md"))]
     assert not [f for f in files if "/codemirror" in f or "/xterm" in f]
-    assert not [f for f in files if f.startswith("py/") and f not in build_site.BUILD_ZIPS]
+    assert not [f for f in files if f.startswith("py/") and f not in build_site.BUILD_ZIPS
+                and not f.startswith("py/main/")]
     assert json.dumps(manifest, separators=(",", ":")) in (dist / "sw.js").read_text()
 
 
@@ -222,3 +191,21 @@ def test_every_file_a_page_names_is_precached(dist):
             if (dist / target).is_file():
                 assert target in files, f"{page.name} loads {target}, which is not precached"
     assert "webui/ai_worker.py" in files  # added by the page at run time
+
+
+@pytest.mark.parametrize("page, entry", [("index.html", "webui/app.py"), ("rules.html", "webui/rules_app.py")])
+def test_each_page_lists_exactly_the_modules_its_script_imports(dist, page, entry):
+    html = (dist / page).read_text()
+    match = build_site.MPY_SCRIPT.search(html)
+    assert match and match.group(1) == entry
+    listed = json.loads(match.group(2))["files"]
+    assert "./py/main.zip" not in listed
+    main = _main_files(dist)
+    assert listed == {f"./py/main/{n}": f"./{n}" for n in sorted(_reachable(main, [entry]))}
+    assert _unsatisfied({n: main[n] for n in _reachable(main, [entry])}) == []
+
+
+def test_reachable_follows_relative_and_nested_imports():
+    files = {"webui/__init__.py": b"", "webui/a.py": b"from .b import x\n", "webui/b.py": b"def f():\n    import webui.c\n",
+             "webui/c.py": b"", "webui/d.py": b"", "engine/__init__.py": b""}
+    assert _reachable(files, ["webui/a.py"]) == {"webui/__init__.py", "webui/a.py", "webui/b.py", "webui/c.py"}

@@ -30,7 +30,7 @@ def both(mode: str, lines: list, tmp_path) -> tuple[list, list]:
     mp = run(f"MODE = {mode!r}\nINPUT = '/data/in.txt'\n" + SCRIPT, files={"/data/in.txt": data})
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(compile(f"MODE = {mode!r}\nINPUT = {str(data)!r}\n" + SCRIPT, "engine_checks.py", "exec"), {})
+        exec(compile(f"MODE = {mode!r}\nINPUT = {str(data)!r}\n" + SCRIPT, "engine_checks.py", "exec"), {"__name__": "__main__"})
     return mp.splitlines(), out.getvalue().splitlines()
 
 

@@ -5,15 +5,11 @@ page makes (Roll, clicks on points, Done), restore from storage, resign, rematch
 from __future__ import annotations
 
 import json
-import pathlib
 import random
-import sys
 
 import pytest
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "site"))
-
-from engine import BLACK, WHITE, to_absolute  # noqa: E402
+from engine import BLACK, WHITE  # noqa: E402
 from webui.friend_controller import FriendController  # noqa: E402
 from webui.friend_protocol import ProtocolError  # noqa: E402
 from webui.friend_session import FriendSession  # noqa: E402

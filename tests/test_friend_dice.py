@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 import hashlib
-import pathlib
-import sys
 from collections import Counter
 
 import pytest
-
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "site"))
 
 from webui import fair_dice  # noqa: E402
 from webui.fair_dice import CommitmentMismatch, Exchange  # noqa: E402

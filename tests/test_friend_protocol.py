@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import json
-import pathlib
-import sys
 
 import pytest
-
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "site"))
 
 from webui import friend_protocol as fp  # noqa: E402
 from webui.friend_protocol import Channel, ProtocolError  # noqa: E402

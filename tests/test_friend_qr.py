@@ -3,12 +3,8 @@ against the ``qrcode`` package (when installed) at every version and mask."""
 
 from __future__ import annotations
 
-import pathlib
-import sys
 
 import pytest
-
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "site"))
 
 from webui import qr  # noqa: E402
 

@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import base64
-import pathlib
-import sys
 
 import pytest
-
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "site"))
 
 from webui import sdp  # noqa: E402
 from webui.sdp import Candidate, Signal, SignalError  # noqa: E402

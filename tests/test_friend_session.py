@@ -5,13 +5,9 @@ tampering, reconnection, resignation, rematch, persistence."""
 from __future__ import annotations
 
 import json
-import pathlib
 import random
-import sys
 
 import pytest
-
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "site"))
 
 from engine import BLACK, WHITE, Position, result_kind  # noqa: E402
 from webui import fair_dice  # noqa: E402

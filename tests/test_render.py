@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import pathlib
 import re
-import sys
 import xml.etree.ElementTree as ET
 
 import pytest
-
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "site"))
 
 from engine import Position, build  # noqa: E402
 from webui import render  # noqa: E402

@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 import json
-import pathlib
-import sys
 from fractions import Fraction
 
 import pytest
-
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "site"))
 
 from engine import from_absolute, to_absolute  # noqa: E402
 from webui import autoplay, storage  # noqa: E402

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import pathlib
 import re
-import sys
 import zipfile
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "site"))
 
 from engine import Position, from_absolute, to_absolute  # noqa: E402
 from webui import prerender  # noqa: E402

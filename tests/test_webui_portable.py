@@ -8,15 +8,12 @@ the same modules in tests/test_webui_micropython.py.)
 
 import ipaddress
 import json
-import pathlib
-import sys
 import unicodedata
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "site"))
 
 from webui import plain_text, sdp, strict_json  # noqa: E402
 

@@ -91,8 +91,9 @@ def turn_lines(line: str) -> None:
 HANDLERS = {"corpus": corpus_lines, "turns": turn_lines,
             "games": lambda line: game_lines(int(line)), "dice": lambda line: dice_lines(int(line))}
 
-with open(INPUT) as f:  # noqa: F821 - INPUT and MODE are prepended by the test
-    for raw in f:
-        line = raw.strip()
-        if line:
-            HANDLERS[MODE](line)  # noqa: F821
+if __name__ == "__main__":
+    with open(INPUT) as f:  # noqa: F821 - INPUT and MODE are prepended by the test
+        for raw in f:
+            line = raw.strip()
+            if line:
+                HANDLERS[MODE](line)  # noqa: F821
