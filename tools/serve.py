@@ -104,6 +104,9 @@ def headers_for(rules, url_path: str) -> dict[str, str]:
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
+    # Keep-alive, as a CDN (which speaks HTTP/2) does: every response carries
+    # its Content-Length, so connections are reused.
+    protocol_version = "HTTP/1.1"
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
     rules: list = []
     quiet = False
