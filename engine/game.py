@@ -122,9 +122,14 @@ class Game:
         return None if kind is None else points_for(kind, level)
 
     def legal_plays(self):
+        """The legal plays of the player on roll with the dice rolled."""
+        d1, d2 = self._rolled()
+        return self.position.legal_plays(d1, d2)
+
+    def _rolled(self) -> tuple[int, int]:
         if self.dice is None:
             raise GameStateError("roll the dice first")
-        return self.position.legal_plays(*self.dice)
+        return self.dice
 
     # --- actions -------------------------------------------------------------
     def opening_roll(self) -> tuple[int, int]:
@@ -171,7 +176,8 @@ class Game:
         if isinstance(play, str):
             from .notation import parse_play
 
-            chosen = parse_play(self.position, play, *self.dice, plays)
+            d1, d2 = self._rolled()
+            chosen = parse_play(self.position, play, d1, d2, plays)
         else:
             chosen = next((p for p in plays if p.result == getattr(play, "result", None)), None)
             if chosen is None:
@@ -180,12 +186,13 @@ class Game:
 
     def pass_turn(self) -> HistoryEntry:
         """End a turn that has no legal play (the dice are forfeited)."""
+        d1, d2 = self._rolled()
         if self.legal_plays():
-            raise IllegalPlayError(f"{self.dice[0]}-{self.dice[1]} can be played: the turn cannot pass")
+            raise IllegalPlayError(f"{d1}-{d2} can be played: the turn cannot pass")
         return self._record("", self.position.swap())
 
     def _record(self, notation: str, after: Position) -> HistoryEntry:
-        entry = HistoryEntry(self.turn, self.dice, notation, self.position.id, after.id)
+        entry = HistoryEntry(self.turn, self._rolled(), notation, self.position.id, after.id)
         self.history.append(entry)
         if after.winner() is not None:
             after = after.swap()  # keep the winner "on roll" so the final position is unambiguous

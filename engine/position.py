@@ -153,7 +153,7 @@ class Position:
         self.mover = m
         self.opponent = o
         self.turn = turn
-        self._hash = None
+        self._hash: int | None = None
 
     @classmethod
     def _raw(cls, mover: tuple, opponent: tuple, turn: str) -> "Position":

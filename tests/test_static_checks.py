@@ -1,0 +1,22 @@
+"""Static checks, run as tests so that CI runs them: mypy on engine/ and ruff's
+F rules (undefined names, unused imports and variables, ...) on all our code.
+Both are pinned in requirements-dev.txt and run from the virtualenv."""
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+
+
+def check(*cmd: str) -> None:
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, f"{' '.join(cmd)} failed:\n{proc.stdout}{proc.stderr}"
+
+
+def test_mypy_passes_on_the_engine():
+    check(str(BIN / "mypy"), "engine")
+
+
+def test_ruff_f_rules_pass_everywhere():
+    check(str(BIN / "ruff"), "check", "--select", "F", "--exclude", "node_modules,.venv,dist", ".")
