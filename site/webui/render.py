@@ -129,7 +129,24 @@ def checker_center(bottom: str, point, index: int, color: str = WHITE) -> tuple:
 
 
 # --------------------------------------------------------------- pieces
+_F_CACHE = {}
+_PIECE_CACHE = {}
+CACHE_LIMIT = 4096   # distinct coordinates and pieces a board uses are far fewer
+
+
 def _f(v) -> str:
+    """``_format_coordinate(v)``, remembered: a board writes the same few
+    hundred coordinates every time it is drawn, and on the page's
+    MicroPython formatting them is most of the cost of a redraw."""
+    text = _F_CACHE.get(v)
+    if text is None:
+        if len(_F_CACHE) >= CACHE_LIMIT:
+            _F_CACHE.clear()
+        text = _F_CACHE[v] = _format_coordinate(v)
+    return text
+
+
+def _format_coordinate(v) -> str:
     """A coordinate with at most one decimal: ``f"{v:.1f}"`` without a trailing
     ".0" ("12", "12.5", "-3.2"), the same text in every runtime.
 
@@ -164,6 +181,17 @@ def _tenths(v: float) -> int:
 
 
 def _checker(u: str, color: str, cx: float, cy: float, label: str = "", cls: str = "") -> str:
+    """One checker seen from above (remembered, like ``_f``: pure in its arguments)."""
+    key = ("c", u, color, cx, cy, label, cls)
+    piece = _PIECE_CACHE.get(key)
+    if piece is None:
+        if len(_PIECE_CACHE) >= CACHE_LIMIT:
+            _PIECE_CACHE.clear()
+        piece = _PIECE_CACHE[key] = _draw_checker(u, color, cx, cy, label, cls)
+    return piece
+
+
+def _draw_checker(u: str, color: str, cx: float, cy: float, label: str, cls: str) -> str:
     fill, rim, ink = (
         (f"url(#{u}-cw)", C["white_shade"], C["white_text"])
         if color == WHITE
@@ -247,7 +275,15 @@ def _defs(u: str) -> str:
 
 
 def _grain(x: float, y: float, w: float, h: float, seed: int) -> str:
-    """A few faint wavy lines so the frame reads as wood."""
+    """A few faint wavy lines so the frame reads as wood (remembered, like ``_checker``)."""
+    key = ("g", x, y, w, h, seed)
+    lines = _PIECE_CACHE.get(key)
+    if lines is None:
+        lines = _PIECE_CACHE[key] = _draw_grain(x, y, w, h, seed)
+    return lines
+
+
+def _draw_grain(x: float, y: float, w: float, h: float, seed: int) -> str:
     out = []
     n = max(2, int(h // 12))
     for i in range(n):
