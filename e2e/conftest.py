@@ -32,7 +32,6 @@ from urllib.parse import urlsplit
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
 
 import serve  # noqa: E402  (tools/serve.py)
 

@@ -16,7 +16,6 @@ data channel on loopback (no ICE servers: ``ice=none``), and play.
 from __future__ import annotations
 
 import json
-import sys
 import time
 from pathlib import Path
 
@@ -24,14 +23,10 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 from engine import Position, to_absolute  # noqa: E402
 
-try:
-    from engine import TurnBuilder
-except ImportError:  # pragma: no cover
-    from engine.turn import TurnBuilder
+from engine import TurnBuilder  # noqa: E402
 
 BOARD = '[data-testid="board"]'
 EVIL = '<img src=x onerror="window.pwned=1">'
@@ -443,7 +438,6 @@ def test_invite_from_the_form_and_a_connection_that_cannot_be_made(players, wait
     """"A friend, on another device" in the New game form makes an invite (with the
     default public STUN servers, unreachable here: gathering is capped); a reply
     whose addresses cannot be reached ends in a clear explanation and a way on."""
-    sys.path.insert(0, str(ROOT / "site"))
     from webui import sdp
 
     make, log = players

@@ -8,21 +8,16 @@ reduced motion is emulated so the computer's moves don't wait for animations.
 
 from __future__ import annotations
 
-import sys
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 from engine import Dice, Game, Position, to_absolute  # noqa: E402
 
-try:
-    from engine import TurnBuilder
-except ImportError:  # pragma: no cover
-    from engine.turn import TurnBuilder
+from engine import TurnBuilder  # noqa: E402
 
 BOARD = '[data-testid="board"]'
 SETTLED = """() => {

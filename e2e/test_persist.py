@@ -8,10 +8,7 @@ from test_game_play import BOARD, board_attrs, play_turn_ui, point, wait_settled
 
 from engine import Position, to_absolute  # noqa: E402
 
-try:
-    from engine import TurnBuilder
-except ImportError:  # pragma: no cover
-    from engine.turn import TurnBuilder
+from engine import TurnBuilder  # noqa: E402
 
 
 def labels(page) -> dict:

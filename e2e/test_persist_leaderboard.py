@@ -21,10 +21,7 @@ from test_game_play import board_attrs, play_turn_ui, wait_settled  # noqa: E402
 from engine import to_absolute  # noqa: E402
 from webui.controller import Controller, Settings  # noqa: E402
 
-try:
-    from engine import TurnBuilder
-except ImportError:  # pragma: no cover
-    from engine.turn import TurnBuilder
+from engine import TurnBuilder  # noqa: E402
 
 
 def ui_like_turn(c: Controller) -> None:

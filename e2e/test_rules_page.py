@@ -11,10 +11,7 @@ from test_game_play import legal_points  # noqa: E402
 
 from engine import Position, to_absolute  # noqa: E402
 
-try:
-    from engine import TurnBuilder
-except ImportError:  # pragma: no cover
-    from engine.turn import TurnBuilder
+from engine import TurnBuilder  # noqa: E402
 
 
 def block_python(page):

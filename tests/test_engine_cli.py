@@ -1,4 +1,4 @@
-"""`python -m engine` exactly as DESIGN.md specifies."""
+"""`python -m engine` exactly as docs/contracts.md specifies."""
 from __future__ import annotations
 
 import subprocess

@@ -96,7 +96,6 @@ def test_complete_game_through_the_controller(seed):
 
 
 def test_restore_mid_turn_keeps_the_steps():
-    rng = random.Random(8)
     a, b, net = make()
     while True:
         c = a if a.game.turn == a.me else b

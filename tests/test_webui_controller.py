@@ -12,10 +12,7 @@ from webui import autoplay, storage  # noqa: E402
 from webui.controller import Controller, Settings, fraction_text  # noqa: E402
 from webui.render import render_board  # noqa: E402
 
-try:
-    from engine import TurnBuilder
-except ImportError:
-    from engine.turn import TurnBuilder
+from engine import TurnBuilder  # noqa: E402
 
 
 def play_human_turn(c: Controller, check: bool = True) -> None:

@@ -11,10 +11,7 @@ from engine import Position, from_absolute, to_absolute  # noqa: E402
 from webui import prerender  # noqa: E402
 from webui.embed import board_from_attrs  # noqa: E402
 
-try:
-    from engine import TurnBuilder
-except ImportError:
-    from engine.turn import TurnBuilder
+from engine import TurnBuilder  # noqa: E402
 
 SITE = pathlib.Path(__file__).resolve().parents[1] / "site"
 DIV = re.compile(r'<div\s+([^>]*class="[^"]*bg-board[^"]*"[^>]*)>')
