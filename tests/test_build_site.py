@@ -209,3 +209,27 @@ def test_reachable_follows_relative_and_nested_imports():
     files = {"webui/__init__.py": b"", "webui/a.py": b"from .b import x\n", "webui/b.py": b"def f():\n    import webui.c\n",
              "webui/c.py": b"", "webui/d.py": b"", "engine/__init__.py": b""}
     assert _reachable(files, ["webui/a.py"]) == {"webui/__init__.py", "webui/a.py", "webui/b.py", "webui/c.py"}
+
+
+@pytest.mark.parametrize("page, entry", [("index.html", "webui/app.py"), ("rules.html", "webui/rules_app.py")])
+def test_each_mpy_page_preloads_its_whole_boot_chain(dist, page, entry):
+    """Everything the MicroPython page downloads before it runs is preloaded from
+    its head (so over 4G the chain costs one round trip, not six): PyScript's
+    chunks, MicroPython's module and wasm, the script and every listed module;
+    each preload names a file the build has, and fetches match PyScript's."""
+    html = (dist / page).read_text()
+    head = html.split("</head>", 1)[0]
+    preloads = re.findall(r'<link rel="(modulepreload|preload)" href="\./([^"]+)"([^>]*)>', head)
+    targets = {href for _rel, href, _rest in preloads}
+    for rel, href, rest in preloads:
+        assert (dist / href).is_file(), f"{page} preloads {href}, which the build lacks"
+        if rel == "preload":
+            assert 'as="fetch"' in rest and "crossorigin" in rest, f"{href}: a fetch preload PyScript's fetch would not use"
+    listed = json.loads(build_site.MPY_SCRIPT.search(html).group(2))["files"]
+    assert {k[2:] for k in listed} <= targets
+    assert entry in targets
+    mp = build_site.vendor_dirs()["micropython"]
+    assert {f"{mp}/micropython.mjs", f"{mp}/micropython.wasm"} <= targets
+    ps = build_site.vendor_dirs()["pyscript"]
+    assert any(t.startswith(f"{ps}/core-") for t in targets)
+    assert not any(t.startswith(f"{ps}/zip-") for t in targets), "the zip reader is not used by these pages"

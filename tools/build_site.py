@@ -139,6 +139,9 @@ NOT_PRECACHED_NAMES = {"LICENSE", "README.md"}
 PYSCRIPT_UNUSED_PREFIXES = ("codemirror", "xterm")
 PYSCRIPT_UNUSED = {"index", "mpy", "py", "pyodide_graph", "toml", "storage", "service-worker"}
 
+#: PyScript chunks a page loads only on demand (the zip reader: our pages list files).
+PRELOAD_SKIP_PREFIXES = ("zip-",)
+
 #: The archives this build writes (see write_zips()).
 BUILD_ZIPS = ("py/worker.zip",)
 #: Where the main thread's modules go, one file each (see write_main_files()).
@@ -363,13 +366,35 @@ def page_main_files(entry: str) -> list[str]:
     return reachable(files, [entry])
 
 
+def boot_preloads(out: Path, page_files: list[str], entry: str) -> str:
+    """``<link>`` tags that start, from the page's head, every download a
+    MicroPython page otherwise makes one after another: PyScript's chunks,
+    MicroPython's module and wasm, the script and its modules. Over 4G each
+    step of that chain costs a round trip; preloaded, they overlap. The
+    ``crossorigin`` preloads match the same-origin ``fetch()`` PyScript and
+    Emscripten make, so the responses are used, not fetched twice."""
+    dirs = vendor_dirs()
+    ps_dir = out / dirs["pyscript"]
+    chunks = [p.name for p in sorted(ps_dir.iterdir())
+              if p.suffix == ".js" and p.name != "core.js" and not _pyscript_unused(p.name)
+              and not p.name.startswith(PRELOAD_SKIP_PREFIXES)]
+    tags = [f'<link rel="modulepreload" href="./{dirs["pyscript"]}/{name}">' for name in chunks]
+    mp = dirs["micropython"]
+    tags.append(f'<link rel="modulepreload" href="./{mp}/micropython.mjs">')
+    tags.append(f'<link rel="preload" href="./{mp}/micropython.wasm" as="fetch" type="application/wasm" crossorigin>')
+    tags.append(f'<link rel="preload" href="./{entry}" as="fetch" crossorigin>')
+    tags += [f'<link rel="preload" href="./{MAIN_DIR}/{n}" as="fetch" crossorigin>' for n in page_files]
+    return "\n  ".join(tags)
+
+
 def expand_main_configs(out: Path) -> dict[str, int]:
     """In each built page, replace the ``"./py/main.zip": "./*"`` entry of its
-    ``<script type="mpy">`` config by the files that script imports; returns
-    {page: number of files}."""
+    ``<script type="mpy">`` config by the files that script imports, and
+    preload them (:func:`boot_preloads`); returns {page: number of files}."""
     counts = {}
     for page in sorted(out.glob("*.html")):
         html = page.read_text()
+        preloads = []
 
         def expand(match: re.Match) -> str:
             entry, config = match.group(1), match.group(2)
@@ -377,12 +402,17 @@ def expand_main_configs(out: Path) -> dict[str, int]:
                 return match.group(0)
             names = page_main_files(entry)
             counts[page.name] = len(names)
+            preloads.append(boot_preloads(out, names, entry))
             listing = ", ".join(f'"./{MAIN_DIR}/{n}": "./{n}"' for n in names)
             return match.group(0).replace(MAIN_ZIP_ENTRY, listing)
 
         new = MPY_SCRIPT.sub(expand, html)
         if MAIN_ZIP_ENTRY in new:
             raise BuildError(f"{page.name} names py/main.zip outside a <script type=\"mpy\" src=... config=...>")
+        if preloads:
+            if "</head>" not in new:
+                raise BuildError(f"{page.name} has no </head> for the preloads")
+            new = new.replace("</head>", "  " + "\n  ".join(preloads) + "\n</head>", 1)
         if new != html:
             page.write_text(new)
     return counts

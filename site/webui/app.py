@@ -13,19 +13,23 @@ about a second; the computer's AI loads in a Pyodide worker behind it
   answer the same calls (save, rematch, close, result text, what happens next).
 """
 
-import asyncio
-
 import js
-from pyscript import document, window
 
-from webui.ai_client import AiClient
-from webui.board_input import BoardInput
-from webui.board_view import BoardView
-from webui.controller import PARAM_ORDER, Controller, Settings, dice_text
-from webui.dom import by_id, later, missing, on, query_params, reduced_motion, set_query, today
-from webui.modes import cap
-from webui.page_storage import PageStorage
+STARTED_MS = float(js.performance.now())  # when this script began (after PyScript fetched our files)
 
+import asyncio  # noqa: E402
+
+from pyscript import document, window  # noqa: E402
+
+from webui.ai_client import AiClient  # noqa: E402
+from webui.board_input import BoardInput  # noqa: E402
+from webui.board_view import BoardView  # noqa: E402
+from webui.controller import PARAM_ORDER, Controller, Settings, dice_text  # noqa: E402
+from webui.dom import by_id, later, missing, on, query_params, reduced_motion, set_query, today  # noqa: E402
+from webui.modes import cap  # noqa: E402
+from webui.page_storage import PageStorage  # noqa: E402
+
+IMPORTED_MS = float(js.performance.now())
 AI_PAUSE_S = 0.35   # the computer's beat before rolling and before moving
 
 
@@ -131,7 +135,10 @@ class GamePage:
         self.game.save()
         if self.store.problems:
             self.show_notice(" ".join(self.store.problems))
-        document.body.dataset.ready = "true"
+        body = document.body
+        body.dataset.pyStartMs = str(int(STARTED_MS))      # for the load-time benchmark:
+        body.dataset.pyImportedMs = str(int(IMPORTED_MS))  # where the time before playable goes
+        body.dataset.ready = "true"
         if not self.game.friend:  # friend games need no AI: keep the CPU and the network for the page
             self.ai.start()
         self.game.go_on()
