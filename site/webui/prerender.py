@@ -7,19 +7,14 @@ It
 - fills every empty ``<div class="bg-board" ...></div>`` in the built HTML pages
   with the SVG of the position its data attributes describe (the one-element
   board embed; see ``embed.py`` for the attributes), and the game page's
-  ``<div id="board" ...>`` with the starting position;
-- packs ``webui/`` into ``py/webui.zip`` for the PyScript config
-  (``"./py/webui.zip" = "./*"``).
+  ``<div id="board" ...>`` with the starting position.
 
 Run by hand: ``python -m webui.prerender dist`` from ``site/``.
 """
 
-from __future__ import annotations
-
 import pathlib
 import re
 import sys
-import zipfile
 
 if __package__ in (None, ""):  # loaded by file path (build_site.py)
     _here = pathlib.Path(__file__).resolve()
@@ -31,8 +26,6 @@ if __package__ in (None, ""):  # loaded by file path (build_site.py)
 else:
     from .embed import board_from_attrs
     from .palette import css
-
-ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
 # <div class="bg-board" ...></div> (empty) and the game page's board slot
 _EMPTY_DIV = re.compile(r'<div\s+([^>]*\bclass="[^"]*\bbg-board\b[^"]*"[^>]*)>\s*</div>', re.S)
@@ -57,27 +50,6 @@ def fill_boards(html: str, prefix: str = "p") -> tuple[str, int]:
     return _EMPTY_DIV.sub(repl, html), count
 
 
-def pack_webui(dist_dir: pathlib.Path) -> pathlib.Path:
-    """``py/webui.zip``: webui/ and engine/, all the page's own Python needs
-    (the AI and its weights are fetched only by the worker, from packages.zip)."""
-    src = pathlib.Path(__file__).resolve().parent
-    out = dist_dir / "py" / "webui.zip"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    files = [(f"webui/{p.name}", p) for p in sorted(src.glob("*.py")) if p.name != "prerender.py"]
-    engine_dir = dist_dir / "engine"
-    if not engine_dir.is_dir():
-        engine_dir = src.parents[1] / "engine"
-    files += [(f"engine/{p.relative_to(engine_dir).as_posix()}", p) for p in sorted(engine_dir.rglob("*.py"))
-              if "__pycache__" not in p.parts]
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, path in files:
-            info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            archive.writestr(info, path.read_bytes())
-    return out
-
-
 def prerender(dist_dir: pathlib.Path) -> None:
     dist_dir = pathlib.Path(dist_dir)
     (dist_dir / "palette.css").write_text(css())
@@ -86,7 +58,6 @@ def prerender(dist_dir: pathlib.Path) -> None:
         new, n = fill_boards(html, prefix=page.stem[:1] or "p")
         if n:
             page.write_text(new)
-    pack_webui(dist_dir)
 
 
 if __name__ == "__main__":
