@@ -4,7 +4,7 @@
 # Playwright through executable_path: no browser download), gnubg, nodejs,
 # npm and python3-venv when missing; a virtualenv .venv with the pinned
 # requirements-dev.txt; builds the site with netlify.toml's build command;
-# runs pytest over tests/ and e2e/. Extra arguments go to pytest.
+# runs pytest over tests/ and e2e/ and the doctests of engine/ and ai/. Extra arguments go to pytest.
 # Exit status: pytest's, except that "no tests collected" (5) is a failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,7 +29,7 @@ fi
 build_site
 
 set +e
-.venv/bin/python -m pytest tests e2e "$@"
+.venv/bin/python -m pytest tests e2e engine ai "$@"   # engine/ and ai/: their doctests (conftest.py)
 status=$?
 set -e
 if [ "$status" = 5 ]; then
