@@ -52,6 +52,7 @@ class AiClient:
         document.body.appendChild(script)
         self._set("loading")
         later(self._connect(), "AI worker start")
+        later(self.book(), "opening book")  # small: read now, so the computer's first play never waits
 
     async def _connect(self):
         async def worker():
