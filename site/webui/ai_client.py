@@ -36,7 +36,8 @@ class AiClient:
         self.waited = 0              # seconds the page has waited for the worker so far
         self._ready = asyncio.Event()
         self._book = None
-        self._book_loaded = False
+        self._book_started = False
+        self._book_read = asyncio.Event()
 
     # ------------------------------------------------------------ worker
     def start(self):
@@ -92,9 +93,9 @@ class AiClient:
 
     # ------------------------------------------------------------ book
     async def book(self):
-        """The opening book (fetched once; None if it cannot be read)."""
-        if not self._book_loaded:
-            self._book_loaded = True
+        """The opening book (fetched once, however many ask at a time; None if it cannot be read)."""
+        if not self._book_started:
+            self._book_started = True
             try:
                 response = await js.fetch(BOOK_URL)
                 if not response.ok:
@@ -103,6 +104,8 @@ class AiClient:
             except Exception as err:
                 js.console.warn(f"no opening book ({err!r}): the computer's first plays wait for its worker")
                 self._book = None
+            self._book_read.set()
+        await self._book_read.wait()
         return self._book
 
     # ------------------------------------------------------------ asks
