@@ -3,7 +3,7 @@ and a new deploy waits until the page lets it take over.
 
 - One visit precaches the whole build (every file of precache-manifest.json);
   then, offline, a reload still boots Python and a game against the AI goes on
-  for a few turns (played through the DOM contract of DESIGN.md), other pages
+  for a few turns (played through the DOM contract of docs/contracts.md), other pages
   and deep links load, and .wasm comes back as application/wasm.
 - A new deploy is installed in the background but does not take over the open
   page (no version swap in the middle of a game) until the page calls
@@ -15,14 +15,12 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
 
 import build_site  # noqa: E402
 import serve  # noqa: E402

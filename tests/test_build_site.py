@@ -6,7 +6,6 @@ Builds the real site once into a temporary folder (needs node_modules: `npm ci`)
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import io
 import json
