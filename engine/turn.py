@@ -28,6 +28,7 @@ class TurnBuilder:
         self.plays = position.legal_plays(d1, d2)
         self._finals = {p.result: p for p in self.plays}
         self._good: dict = {}
+        self._kids: dict = {}
         self._stack: list[tuple[Position, tuple[int, ...], Step]] = []
         self.position = position
         self.dice_left: tuple[int, ...] = tuple(sorted(dice_sequence(d1, d2), reverse=True))
@@ -133,13 +134,23 @@ class TurnBuilder:
         self.dice_left = tuple(left)
         self.steps.append(step)
 
-    def _children(self, pos: Position, left: tuple[int, ...]):
-        for die in sorted(set(left), reverse=True):
-            rest = list(left)
-            rest.remove(die)
-            rest_t = tuple(rest)
-            for step in single_steps(pos, die):
-                yield step, apply_step(pos, step), rest_t
+    def _children(self, pos: Position, left: tuple[int, ...]) -> list:
+        """(step, position after it, dice left) for every single step from here,
+        remembered: sources, destinations and the reachability search all ask
+        again for the same states (on the page's MicroPython that repetition
+        was most of a click's cost)."""
+        key = (pos, left)
+        kids = self._kids.get(key)
+        if kids is None:
+            kids = []
+            for die in sorted(set(left), reverse=True):
+                rest = list(left)
+                rest.remove(die)
+                rest_t = tuple(rest)
+                for step in single_steps(pos, die):
+                    kids.append((step, apply_step(pos, step), rest_t))
+            self._kids[key] = kids
+        return kids
 
     def _reaches(self, pos: Position, left: tuple[int, ...]) -> bool:
         """Whether some legal play's result can be reached from here."""
