@@ -14,13 +14,9 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-
-import build_site  # noqa: E402
+import build_site  # tools/ (pyproject's pythonpath)
 
 TYPES = {".html": "text/html; charset=utf-8", ".zip": "application/zip"}
 
@@ -28,9 +24,12 @@ TYPES = {".html": "text/html; charset=utf-8", ".zip": "application/zip"}
 def serve_bench_assets(page, base_url: str) -> None:
     """Answer the bench page's own URLs from bench_assets(); the rest (Pyodide,
     PyScript) comes from the built site."""
+    def answer(body: bytes, content_type: str):
+        # Playwright calls a route handler with (route, request)
+        return lambda route, request: route.fulfill(status=200, body=body, content_type=content_type)
+
     for path, body in build_site.bench_assets().items():
-        page.route(base_url + path + "*", lambda route, body=body, path=path: route.fulfill(
-            status=200, body=body, content_type=TYPES[Path(path).suffix]))
+        page.route(base_url + path + "*", answer(body, TYPES[Path(path).suffix]))
 
 
 def test_ai_think_times_in_the_browser(page, base_url, capsys):
