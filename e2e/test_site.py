@@ -3,8 +3,9 @@
 - Served with netlify.toml's headers: ``application/wasm``, immutable caching
   only under the versioned ``vendor/`` folders, a service worker that is never
   cached, a Content-Security-Policy that names no other origin.
-- ``precache-manifest.json`` lists every file of the build (with its content
-  hash) and ``sw.js`` carries the same version.
+- ``precache-manifest.json`` lists every file of the build that a page loads
+  (with its content hash; tools/build_site.py's ``precached()``) and ``sw.js``
+  carries the same version.
 - Every page of ``site/`` loads under that policy without a console error or a
   request to another origin, and those that boot Python become ready.
 - Chromium finds the site installable (manifest, icons, service worker).
@@ -20,8 +21,11 @@ from pathlib import Path
 
 import pytest
 
+import build_site  # tools/ (pyproject's pythonpath)
+
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = sorted(p.name for p in (ROOT / "site").glob("*.html"))
+#: the pages the build ships (bench.html is a dev tool: e2e/test_ai_speed.py serves it)
+PAGES = sorted(p.name for p in (ROOT / "site").glob("*.html") if p.name not in build_site.SITE_DEV_ONLY)
 
 
 def _head(url: str) -> dict[str, str]:
@@ -53,17 +57,21 @@ def test_headers_follow_netlify_toml(base_url, site_dir):
 def test_vendor_folders_are_named_by_the_pinned_versions(site_dir):
     pins = json.loads((ROOT / "package.json").read_text())["dependencies"]
     names = sorted(p.name for p in (site_dir / "vendor").iterdir())
-    assert names == [f"pyodide-{pins['pyodide']}", f"pyscript-{pins['@pyscript/core']}"]
+    assert names == [f"micropython-{pins['@micropython/micropython-webassembly-pyscript']}",
+                     f"pyodide-{pins['pyodide']}", f"pyscript-{pins['@pyscript/core']}"]
 
 
 def test_precache_manifest_covers_the_build(site_dir):
     manifest = json.loads((site_dir / "precache-manifest.json").read_text())
-    on_disk = {
-        p.relative_to(site_dir).as_posix()
-        for p in site_dir.rglob("*")
-        if p.is_file() and p.name not in ("sw.js", "precache-manifest.json")
-    }
-    assert set(manifest["files"]) == on_disk
+    assert set(manifest["files"]) == set(build_site.precached(site_dir))
+    for must in ("index.html", "rules.html", "opening-book.json", "py/worker.zip", "webui/app.py",
+                 "py/main/engine/game.py", "vendor/micropython-1.27.0/micropython.wasm"):
+        assert must in manifest["files"], must
+    left_out = {p.relative_to(site_dir).as_posix() for p in site_dir.rglob("*") if p.is_file()} - set(manifest["files"])
+    for rel in left_out:  # only what no page loads
+        name = rel.rsplit("/", 1)[-1]
+        assert (rel in ("sw.js", "precache-manifest.json") or name in build_site.NOT_PRECACHED_NAMES
+                or (rel.startswith("vendor/pyscript-") and build_site._pyscript_unused(name))), rel
     for rel, digest in manifest["files"].items():
         assert hashlib.sha256((site_dir / rel).read_bytes()).hexdigest()[:16] == digest, rel
     sw = (site_dir / "sw.js").read_text()
