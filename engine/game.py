@@ -11,12 +11,13 @@ from .errors import GameStateError, IllegalPlayError
 from .movegen import check_dice
 from .points import Points
 from .position import BLACK, WHITE, Position, other
+from .record import TupleRecord
 
 KIND_POINTS = {"single": 1, "gammon": 2, "backgammon": 3}
 SAVE_VERSION = 1
 
 
-class HistoryEntry:
+class HistoryEntry(TupleRecord):
     """One turn: who played, the dice, the play in gnubg notation ("" = no legal play).
 
     ``before_id`` is the Position ID before the play (``color`` on roll),
@@ -35,29 +36,6 @@ class HistoryEntry:
 
     def _tuple(self) -> tuple:
         return (self.color, self.dice, self.notation, self.before_id, self.after_id)
-
-    def __iter__(self):
-        return iter(self._tuple())
-
-    def __getitem__(self, index):
-        return self._tuple()[index]
-
-    def __len__(self) -> int:
-        return 5
-
-    def __eq__(self, other) -> bool:
-        if isinstance(other, HistoryEntry):
-            return self._tuple() == other._tuple()
-        if isinstance(other, tuple):
-            return self._tuple() == other
-        return NotImplemented
-
-    def __ne__(self, other) -> bool:
-        eq = self.__eq__(other)
-        return eq if eq is NotImplemented else not eq
-
-    def __hash__(self) -> int:
-        return hash(self._tuple())
 
     def __repr__(self) -> str:
         return (f"HistoryEntry(color={self.color!r}, dice={self.dice!r}, notation={self.notation!r}, "

@@ -11,9 +11,10 @@ and keep one play per resulting position.
 """
 from .errors import DiceError
 from .position import BAR, OFF, Position
+from .record import TupleRecord
 
 
-class Step:
+class Step(TupleRecord):
     """One checker movement in the mover's own numbering (src 25 = bar, dst 0 = off).
 
     A value like the tuple ``(src, dst, die, hit)``: it unpacks, indexes and
@@ -34,29 +35,6 @@ class Step:
 
     def _tuple(self) -> tuple:
         return (self.src, self.dst, self.die, self.hit)
-
-    def __iter__(self):
-        return iter(self._tuple())
-
-    def __getitem__(self, index):
-        return self._tuple()[index]
-
-    def __len__(self) -> int:
-        return 4
-
-    def __eq__(self, other) -> bool:
-        if isinstance(other, Step):
-            return self._tuple() == other._tuple()
-        if isinstance(other, tuple):
-            return self._tuple() == other
-        return NotImplemented
-
-    def __ne__(self, other) -> bool:
-        eq = self.__eq__(other)
-        return eq if eq is NotImplemented else not eq
-
-    def __hash__(self) -> int:
-        return hash(self._tuple())
 
     def __repr__(self) -> str:
         return f"Step(src={self.src!r}, dst={self.dst!r}, die={self.die!r}, hit={self.hit!r})"
