@@ -65,7 +65,8 @@ def test_precache_manifest_covers_the_build(site_dir):
     manifest = json.loads((site_dir / "precache-manifest.json").read_text())
     assert set(manifest["files"]) == set(build_site.precached(site_dir))
     for must in ("index.html", "rules.html", "opening-book.json", "py/worker.zip", "webui/app.py",
-                 "py/main/engine/game.py", "vendor/micropython-1.27.0/micropython.wasm"):
+                 "py/main/app.bundle", "py/main/rules_app.bundle", "unbundle.py",
+                 "vendor/micropython-1.27.0/micropython.wasm"):
         assert must in manifest["files"], must
     left_out = {p.relative_to(site_dir).as_posix() for p in site_dir.rglob("*") if p.is_file()} - set(manifest["files"])
     for rel in left_out:  # only what no page loads

@@ -15,9 +15,9 @@ command -v python3 >/dev/null 2>&1 || { as_root apt-get update -q; as_root apt-g
 apt_install_missing py:ensurepip python3-venv /usr/bin/chromium chromium /usr/games/gnubg gnubg \
   node nodejs npm npm
 
-# The virtualenv, reinstalled only when requirements-dev.txt changed.
+# The virtualenv, reinstalled only when requirements-dev.txt (or the build's requirements-build.txt) changed.
 stamp=.venv/.requirements-dev.sha256
-want=$(sha256sum requirements-dev.txt | cut -d' ' -f1)
+want=$(cat requirements-dev.txt requirements-build.txt | sha256sum | cut -d' ' -f1)
 if [ ! -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "setup: creating .venv from requirements-dev.txt"
   rm -rf .venv

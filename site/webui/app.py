@@ -17,6 +17,10 @@ import js
 
 STARTED_MS = float(js.performance.now())  # when this script began (after PyScript fetched our files)
 
+import unbundle  # noqa: E402  (site/unbundle.py)
+
+unbundle.unpack()  # the page's modules, precompiled by the build: before the first import of ours
+
 import asyncio  # noqa: E402
 
 from pyscript import document, window  # noqa: E402
