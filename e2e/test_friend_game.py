@@ -236,7 +236,7 @@ def start_pair(players, wait_ready, host_name="Ann", guest_name="Bob", host_moti
     make, log = players
     hctx, gctx = make("host", host_name, host_motion), make("guest", guest_name)
     host = hctx.new_page()
-    host.goto("index.html?mode=friend&ice=none")
+    host.goto("index.html?mode=friend&ice=none&relay=none")   # the links only (the relays: test_friend_relay.py)
     wait_ready(host)
     guest = connect(host, gctx, hctx)
     wait_ready(guest)

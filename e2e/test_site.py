@@ -58,7 +58,8 @@ def test_vendor_folders_are_named_by_the_pinned_versions(site_dir):
     pins = json.loads((ROOT / "package.json").read_text())["dependencies"]
     names = sorted(p.name for p in (site_dir / "vendor").iterdir())
     assert names == [f"micropython-{pins['@micropython/micropython-webassembly-pyscript']}",
-                     f"pyodide-{pins['pyodide']}", f"pyscript-{pins['@pyscript/core']}"]
+                     f"nostr-tools-{pins['nostr-tools']}", f"pyodide-{pins['pyodide']}",
+                     f"pyscript-{pins['@pyscript/core']}"]
 
 
 def test_precache_manifest_covers_the_build(site_dir):

@@ -32,7 +32,8 @@ from . import sdp
 from .controller import play_frames
 from .fallback_player import fallback_choice
 from .friend_controller import FriendController
-from .friend_link import FriendLink, token_hex
+from .friend_link import FriendLink, random_bytes, token_hex
+from .friend_params import is_secret, parse_fragment
 from .friend_panel import FriendPanel
 from .friend_protocol import ProtocolError, clean_name
 from .friend_session import FriendSession
@@ -75,25 +76,28 @@ class FriendUI:
     def _start(self) -> FriendController:
         frag = str(window.location.hash or "")
         if frag.startswith("#join="):
-            return self._start_guest(frag[len("#join="):])
+            code, secret = parse_fragment(frag)
+            return self._start_guest(code, secret)
         room = str(self.params.get("room") or "")
         me = str(self.params.get("as") or "")
-        saved = self._load(room, me) if room and me in ("white", "black") else None
+        saved, secret = self._load(room, me) if room and me in ("white", "black") else (None, None)
         conn = self.conn
         if saved is not None:
             self.ctl = saved
             saved.say("Friend game restored. Reconnecting: send your friend the new link below, or open theirs.")
             conn.claim()
+            conn.start_relays(secret, saved=True)
             conn.later(conn.invite(reconnect=True))
             return saved
         self.ctl = FriendController(FriendSession("white", token_hex(6), self._name()))
         self.ctl.say("Making an invite link for your friend…")
         conn.set_url()
         conn.claim()
+        conn.start_relays(sdp.b64url_encode(random_bytes(16)))
         conn.later(conn.invite())
         return self.ctl
 
-    def _start_guest(self, code: str) -> FriendController:
+    def _start_guest(self, code: str, secret=None) -> FriendController:
         conn = self.conn
         try:
             sig = conn.invite_signal(code)
@@ -104,17 +108,22 @@ class FriendUI:
             self.changed()
             return self.ctl
         me = other(sig.role)
-        ctl = self._load(sig.room, me)
+        ctl, saved_secret = self._load(sig.room, me)
+        had = ctl is not None
         if ctl is None:
             ctl = FriendController(FriendSession(me, sig.room, self._name()))
             ctl.say("Joining your friend's game…")
         else:
             ctl.say("Reconnecting to your friend's game…")
         self.ctl = ctl
-        conn.note_age(sig)
         conn.set_url()
         conn.claim()
-        conn.later(conn.answer(sig))
+        if conn.start_relays(secret or saved_secret, saved=had):
+            conn.link_sig = sig          # the manual way, if the relays do not bring the friend's page
+            conn.state = "joining"
+        else:
+            conn.note_age(sig)
+            conn.later(conn.answer(sig))
         return ctl
 
     # ------------------------------------------------------------ storage
@@ -125,21 +134,28 @@ class FriendUI:
             return {"v": STORE_VERSION, "games": {}}
 
     def _load(self, room: str, me: str):
+        """(the saved game of ``room`` played as ``me``, its relay secret); (None, None) when none."""
         entry = self._store()["games"].get(f"{room}.{me}")
         if not entry:
-            return None
+            return None, None
+        key = entry.get("key")
         try:
-            return FriendController.from_dict(entry["ctl"])
+            return FriendController.from_dict(entry["ctl"]), (key if is_secret(key) else None)
         except Exception as err:
             self.page.show_notice(f"Your saved friend game could not be restored ({str(err)[:100]}); a new one was started.")
-            return None
+            return None, None
 
     def save(self):
-        if self.conn.moved or self.ctl is None or self.conn.state == "bad-link":
+        s = self.ctl.session if self.ctl is not None else None
+        if self.conn.moved or s is None or self.conn.state in ("bad-link", "full"):
             return
-        s = self.ctl.session
+        if self.conn.state == "joining" and s.peer_name is None:
+            return          # nothing to keep yet (and a third browser refused keeps nothing)
         store = self._store()
-        store["games"][f"{s.room}.{s.me}"] = {"saved": time.time(), "ctl": self.ctl.to_dict()}
+        entry = {"saved": time.time(), "ctl": self.ctl.to_dict()}
+        if self.conn.secret:
+            entry["key"] = self.conn.secret
+        store["games"][f"{s.room}.{s.me}"] = entry
         games = sorted(store["games"].items(), key=lambda kv: -float(kv[1].get("saved", 0) if isinstance(kv[1], dict) else 0))
         store["games"] = dict(games[:KEEP_GAMES])
         try:

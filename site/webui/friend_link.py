@@ -31,17 +31,25 @@ import js
 from pyscript import window
 from pyscript.ffi import create_proxy, to_js
 
+from . import relay_messages as rm
 from . import sdp
 from .dom import missing
+from .friend_params import ice_servers, relay_urls, turn_server
+from .friend_relay import Relays
 
 CHANNEL = "bg-friend"
-DEFAULT_ICE = ["stun:stun.l.google.com:19302", "stun:stun.cloudflare.com:3478"]
 GATHER_CAP_S = 4.0
 CONNECT_TIMEOUT_S = 25.0
 ANSWER_HINT_S = 120.0
 STALE_S = 6 * 3600
+RELAY_WAIT_S = 5.0        # no relay open by then: the links the manual way
+OFFER_WAIT_S = 6.0        # the friend's page sent no offer by then: the links the manual way
+ANSWER_WAIT_S = 8.0       # an answer sent through the relays and no connection by then: the reply link
+FULL_RETRIES = 8          # a page with the game saved, refused: tries again (the other page may not yet know the old channel is gone)
+TURN_ADVICE = ("Where STUN alone cannot connect two networks (some mobile carriers, strict firewalls), "
+               "add a TURN server to the link: turn=URL,username,credential.")
 ADVICE = ("Try a new link; if it still fails, connect both devices to the same Wi-Fi, "
-          "or put one of them on a phone's hotspot (some networks block direct connections).")
+          "or put one of them on a phone's hotspot (some networks block direct connections). " + TURN_ADVICE)
 
 
 def _js(obj):
@@ -68,17 +76,6 @@ def quote_param(text: str) -> str:
     return str(js.encodeURIComponent(text)).replace("%2C", ",").replace("%3A", ":")
 
 
-def ice_servers(param) -> list:
-    """``ice`` URL parameter -> list of ICE server URLs."""
-    if param is None:
-        return list(DEFAULT_ICE)
-    param = str(param).strip()
-    if param in ("", "none", "0"):
-        return []
-    out = [u.strip() for u in param.split(",") if u.strip().startswith(("stun:", "stuns:"))]
-    return out[:4]
-
-
 class FriendLink:
     """The data channel to the friend, and how it is set up and set up again.
 
@@ -92,13 +89,32 @@ class FriendLink:
         self.ui = ui
         self.params = params
         self.ice = ice_servers(params.get("ice"))
+        self.turn = None
+        try:
+            self.turn = turn_server(params.get("turn"))
+        except ValueError as err:
+            self.note = f"The TURN server was left out: {err}."
+        self.relay_list = relay_urls(params.get("relay"))
+        self.secret = None             # the room's secret (the invite's k=): the relays' topic and key
+        self.relays = None
+        self.relay_state = "off"       # off | opening | open | down
+        self.relay_note = ""           # why the links work the manual way, when they do
+        self.peer_tab = None           # the page we connect with through the relays
+        self.offered_to = None         # the page our pending offer was sent to
+        self.waiting = None            # a page that said hello while our offer was being made
+        self.offer_fp = ""             # our pending offer's DTLS fingerprint (hex)
+        self.link_sig = None           # guest: the offer in the invite link, for the manual way
+        self.has_saved = False         # this page had the game saved (a refused hello is tried again)
+        self.full_tries = 0
+        self.relay_ignored = 0         # relay messages that opened but were not for this page
+        self.t_open = now_s()
         self.tab = token_hex(4)
         self.pc = None
         self.dc = None
         self.gen = 0
         self.nonce = None
-        self.state = "starting"       # inviting | answering | connecting | connected | lost | failed | stopped | bad-link | moved
         self.note = ""
+        self.state = "starting"       # inviting | answering | connecting | connected | lost | failed | stopped | bad-link | moved
         self.link = ""                 # the invite or reply link on show
         self.code = ""
         self.problem = ""
@@ -144,8 +160,9 @@ class FriendLink:
         q = "?mode=friend"
         if room:
             q += f"&room={room}&as={me}"
-        if "ice" in self.params:
-            q += "&ice=" + quote_param(str(self.params["ice"]))
+        for name in ("ice", "relay", "turn"):
+            if name in self.params:
+                q += f"&{name}=" + quote_param(str(self.params[name]))
         return q
 
     def set_url(self):
@@ -171,6 +188,168 @@ class FriendLink:
         if age > STALE_S:
             self.note = (f"This invite link is {int(age // 3600)} hours old. If it does not connect, "
                          "ask your friend for a new one (an invite works only while their page stays open).")
+
+    # ------------------------------------------------------------ relays
+    def start_relays(self, secret, saved: bool = False) -> bool:
+        """Meet the friend's page on the relays (no relays, or no secret: the links only)."""
+        self.secret = secret
+        self.has_saved = saved
+        if not secret or not self.relay_list:
+            self.relay_state = "off"
+            return False
+        self.relay_state = "opening"
+        self.relays = Relays(self.relay_list, secret, self._on_relay_text, self._on_relay_status)
+        self.later(self._open_relays())
+        self.later(self._relay_deadline())
+        return True
+
+    async def _open_relays(self):
+        try:
+            await self.relays.open()
+        except Exception as err:
+            js.console.warn(f"friend relays: {err!r}")
+            self._relays_down("the relay code could not be loaded")
+
+    async def _relay_deadline(self):
+        await asyncio.sleep(RELAY_WAIT_S)
+        if self.relay_state == "opening":
+            self._relays_down(f"none answered within {int(RELAY_WAIT_S)} s")
+
+    def _manual_why(self, why: str) -> str:
+        if self.state == "joining":
+            return (f"The relays could not be reached ({why}: offline, or a network that blocks them), so connect "
+                    "the manual way: send your friend the reply link below.")
+        return (f"The relays could not be reached ({why}: offline, or a network that blocks them), so this link "
+                "works the manual way: your friend opens it and sends you back a reply link.")
+
+    def _relays_down(self, why: str):
+        if self.relay_state in ("down", "off"):
+            return
+        self.relay_state = "down"
+        self.relay_note = self._manual_why(why)
+        self._note(f"relays down: {why}")
+        if self.state == "joining":
+            self._fallback()
+        self.ui.changed()
+
+    def _on_relay_status(self):
+        r = self.relays
+        if r.open_count and self.relay_state in ("opening", "down"):
+            self.relay_state = "open"
+            self._note(f"relays open {r.open_count}/{r.status['total']} at {int((now_s() - self.t_open) * 1000)} ms")
+            if self.state != "answering":
+                self.relay_note = ""
+            self._hello()
+            self.ui.changed()
+        elif r.all_failed and self.relay_state == "opening":
+            self._relays_down("every relay refused the connection")
+
+    def _relay_send(self, text: str):
+        if self.relays is not None and self.relay_state == "open":
+            self.later(self.relays.send(text))
+
+    def _hello(self):
+        if self.relay_state != "open" or self.moved or self.state in ("full", "stopped", "bad-link"):
+            return
+        s = self.session
+        self._relay_send(rm.make("hello", self.tab, s.me, s.room, saved=self._knows_game()))
+        if self.state == "joining":
+            self.later(self._offer_deadline(self.full_tries))
+
+    def _knows_game(self) -> bool:
+        """This page has this game: saved here, or it has met the friend."""
+        return self.has_saved or self.session.peer_name is not None
+
+    async def _offer_deadline(self, tries: int):
+        await asyncio.sleep(OFFER_WAIT_S)
+        if self.state == "joining" and self.full_tries == tries:
+            self.relay_note = (f"Your friend's page did not answer through the relays within {int(OFFER_WAIT_S)} s "
+                               "(it must stay open), so connect the manual way: send your friend the reply link below.")
+            self._fallback()
+
+    def _fallback(self):
+        """Guest: the invite link's own offer, answered the manual way (the reply link)."""
+        if self.link_sig is not None and self.state == "joining":
+            self.state = "starting"
+            self.later(self.answer(self.link_sig))
+            self.ui.changed()
+
+    def _offer_ready(self):
+        """Our new offer is made: send it to a page that asked, or say hello."""
+        if self.relay_state != "open":
+            return
+        if self.waiting:
+            tab, self.waiting = self.waiting, None
+            self._send_offer(tab)
+        else:
+            self._hello()
+
+    def _send_offer(self, tab: str):
+        s = self.session
+        self.offered_to = tab
+        self._relay_send(rm.make("offer", self.tab, s.me, s.room, tab, code=self.code))
+
+    def _on_relay_text(self, text):
+        if self.moved or self.ui.ctl is None:
+            return
+        s = self.session
+        try:
+            msg = rm.parse(text, s.room, s.me, self.tab)
+        except rm.RelayMessageError as err:
+            self.relay_ignored += 1
+            self._note(f"relay: {err}")
+            return
+        kind, sender = msg["t"], msg["from"]
+        self._note(f"relay {kind} from {sender}")
+        if kind == "hello":
+            ready = self.state == "inviting" and self.pc is not None and str(self.pc.signalingState) == "have-local-offer"
+            what = rm.on_hello(self.state, sender, self.peer_tab, ready, s.peer_name is not None, msg["saved"])
+            if what == "full":
+                self._relay_send(rm.make("full", self.tab, s.me, s.room, sender))
+            elif what == "offer":
+                self._send_offer(sender)
+            elif what == "wait":
+                self.waiting = sender
+        elif kind == "offer":
+            if not rm.take_offer(s.me, self.state, sender, self.offered_to):
+                return
+            try:
+                sig = sdp.decode(msg["code"])
+            except sdp.SignalError:
+                return
+            if sig.kind != "offer" or sig.room != s.room or sig.role == s.me:
+                return
+            self.peer_tab = sender
+            self.relay_note = ""
+            self.state = "connecting"
+            self.later(self.answer(sig, relay_to=sender))
+        elif kind == "answer":
+            if sender != self.offered_to or msg["bind"] != self.offer_fp:
+                self._note("relay answer to another offer: ignored")
+                return
+            self.later(self._relay_answer(sender, msg["code"]))
+        elif kind == "full" and self.state not in ("connected", "connecting"):
+            if self._knows_game() and self.full_tries < FULL_RETRIES:
+                self.full_tries += 1        # the friend's page may not yet know the old channel is gone
+                self.later(self._hello_later(2.0))
+                return
+            self.close_pc()
+            self.state = "full"
+            self.link = ""
+            self.problem = ("This game is already on between two players: the room is full, and nothing was changed. "
+                            "Ask your friend for a new invite link if you want to play.")
+            self.ui.changed()
+
+    async def _hello_later(self, delay: float):
+        await asyncio.sleep(delay)
+        if self.state in ("joining", "inviting", "answering", "lost"):
+            self._hello()
+
+    async def _relay_answer(self, sender: str, code: str):
+        ok, text, _ = await self.accept_answer(code)
+        self._note(f"relay answer: {text}")
+        if ok:
+            self.peer_tab = sender
 
     # ------------------------------------------------------------ tabs
     def claim(self):
@@ -217,7 +396,7 @@ class FriendLink:
 
     def _new_pc(self):
         self.close_pc()
-        cfg = {"iceServers": [{"urls": u} for u in self.ice]}
+        cfg = {"iceServers": [{"urls": u} for u in self.ice] + ([self.turn] if self.turn else [])}
         pc = js.RTCPeerConnection.new(_js(cfg))
         self.pc = pc
         gen = self.gen
@@ -258,17 +437,23 @@ class FriendLink:
         sig = sdp.minimise(str(pc.localDescription.sdp), "offer").copy(
             room=s.room, nonce=self.nonce, created=int(time.time()), role=s.me)
         self.code = sdp.encode(sig)
+        self.offer_fp = _hex(sig.fingerprint)
+        self.offered_to = None
         self.link = self._base("index.html") + self.query() + "#join=" + self.code
+        if self.secret:
+            self.link += "&k=" + self.secret
         self.state = "inviting"
         self.problem = ""
+        self._offer_ready()
         if not sig.candidates:
             self.problem = "This device found no network address to offer: check that it is online."
         self.ui.changed()
         self.ui.page.update()
         self.ui.save()
 
-    async def answer(self, sig):
-        """Guest side: answer the invite at once and show the reply link."""
+    async def answer(self, sig, relay_to=None):
+        """Answer an offer: sent back through the relays to page ``relay_to``, or
+        (none, or no connection soon after) shown as the reply link."""
         pc, gen = self._new_pc()
         pc.ondatachannel = self.proxy(lambda e: self._wire(e.channel, gen))
         await pc.setRemoteDescription(_js({"type": "offer", "sdp": sdp.rebuild(sig)}))
@@ -281,6 +466,15 @@ class FriendLink:
             room=sig.room, nonce=sig.nonce, created=int(time.time()), role=s.me)
         self.code = sdp.encode(asig)
         self.link = self._base("reply.html") + "#r=" + self.code
+        if relay_to is not None:
+            self.state = "connecting"
+            self._relay_send(rm.make("answer", self.tab, s.me, s.room, relay_to, code=self.code, bind=_hex(sig.fingerprint)))
+            self.ui.changed()
+            await asyncio.sleep(ANSWER_WAIT_S)
+            if gen != self.gen or self.state != "connecting":
+                return
+            self.relay_note = (f"The relays brought no connection within {int(ANSWER_WAIT_S)} s, so connect "
+                               "the manual way: send your friend this reply link.")
         self.state = "answering"
         self.ui.changed()
         self.ui.page.update()
@@ -427,5 +621,10 @@ class FriendLink:
                 "sent": self.sent, "unsent": self.unsent,
                 "buffered": int(dc.bufferedAmount) if dc is not None else None,
                 "sctp": str(pc.sctp.state) if pc is not None and not missing(pc.sctp) else None,
-                "trace": list(self.trace), "problem": self.problem}
+                "trace": list(self.trace), "problem": self.problem,
+                "relay": self.relay_state, "relays": self.relays.status if self.relays is not None else None,
+                "relay_ignored": self.relay_ignored, "tab": self.tab, "peer_tab": self.peer_tab}
 
+
+def _hex(data: bytes) -> str:
+    return "".join("%02x" % b for b in data)

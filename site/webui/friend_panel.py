@@ -96,6 +96,7 @@ class FriendPanel:
     def _signature(self):
         s = self.ui.ctl.session if self.ui.ctl else None
         return (self.conn.state, self.conn.note, self.conn.link, self.conn.problem, len(self.ui.chat_lines),
+                self.conn.relay_state, self.conn.relay_note,
                 s and (s.peer_name, s.name, s.is_over, s.game.started, s.stopped, s.game_no, s.me))
 
     def render(self, force: bool = False):
@@ -133,15 +134,26 @@ class FriendPanel:
                 head.appendChild(self._button("Resign", self.ui.resign))
         if self.conn.note:
             p.appendChild(_el("p", self.conn.note, class_="friend-note", role="status"))
+        if self.conn.relay_note and st in ("inviting", "answering", "lost"):
+            p.appendChild(_el("p", self.conn.relay_note, class_="friend-note", role="status", data_testid="relay-note"))
+        relays = self.conn.relay_state in ("opening", "open")
         if st in ("inviting", "lost") and self.conn.link:
             if st == "lost" or (s and s.game.history):
-                p.appendChild(_el("p", "Connection lost — reconnecting. Send your friend this new link "
-                                       "(or open the new link they send you); the game continues from the same position.",
+                p.appendChild(_el("p", "Connection lost — reconnecting through the relays: keep this page open, your "
+                                       "friend's page reconnects by itself (or send them this new link); the game continues "
+                                       "from the same position." if relays else
+                                  "Connection lost — reconnecting. Send your friend this new link "
+                                  "(or open the new link they send you); the game continues from the same position.",
                                   class_="friend-lost", role="alert"))
             p.appendChild(_el("h2", "Invite a friend" if not (s and s.game.started) else "Reconnect"))
-            p.appendChild(_el("p", "1. Send this link to your friend (message, mail, or let them scan the QR code). "
-                                   "2. They open it and send you back a reply link. 3. Open their reply link in a new tab of "
-                                   "this browser (keep this tab open) — or paste their reply link or code below."))
+            if relays:
+                p.appendChild(_el("p", "Send this link to your friend (message, mail, or let them scan the QR code): "
+                                       "the game starts as soon as they open it. Keep this page open. (If their page shows "
+                                       "a reply link instead, open it in this browser or paste it below.)"))
+            else:
+                p.appendChild(_el("p", "1. Send this link to your friend (message, mail, or let them scan the QR code). "
+                                       "2. They open it and send you back a reply link. 3. Open their reply link in a new tab of "
+                                       "this browser (keep this tab open) — or paste their reply link or code below."))
             self._link_block(self.conn.link, "invite-link", "Invite link")
             self._paste_block()
             self._qr_block(self.conn.link)
@@ -156,6 +168,11 @@ class FriendPanel:
             p.appendChild(box)
         elif st == "lost":
             p.appendChild(_el("p", "Connection lost — reconnecting: making a new link…", class_="friend-lost", role="alert"))
+        elif st == "joining":
+            p.appendChild(_el("p", "Joining your friend's game through the relays…", role="status"))
+        elif st == "full":
+            p.appendChild(_el("h2", "This room is full"))
+            p.appendChild(_el("p", self.conn.problem, class_="friend-error", role="alert", data_testid="room-full"))
         elif st == "connecting":
             p.appendChild(_el("p", "Connecting to your friend…", role="status"))
         elif st == "connected":
@@ -175,7 +192,7 @@ class FriendPanel:
             p.appendChild(_el("p", "This game continues in another tab of this browser.", class_="friend-note"))
         elif st == "starting":
             p.appendChild(_el("p", "Preparing the connection…", role="status"))
-        if self.conn.problem and st not in ("failed", "bad-link"):
+        if self.conn.problem and st not in ("failed", "bad-link", "full"):
             p.appendChild(_el("p", self.conn.problem, class_="friend-error"))
 
     def _link_block(self, link, testid, what):
