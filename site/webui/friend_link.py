@@ -108,6 +108,7 @@ class FriendLink:
         self.full_tries = 0
         self.relay_ignored = 0         # relay messages that opened but were not for this page
         self.t_open = now_s()
+        self.connected_ms = None       # from this page's start to its first open channel
         self.tab = token_hex(4)
         self.pc = None
         self.dc = None
@@ -204,8 +205,9 @@ class FriendLink:
         return True
 
     async def _open_relays(self):
+        relays = self.relays
         try:
-            await self.relays.open()
+            await relays.open()
         except Exception as err:
             js.console.warn(f"friend relays: {err!r}")
             self._relays_down("the relay code could not be loaded")
@@ -234,6 +236,8 @@ class FriendLink:
 
     def _on_relay_status(self):
         r = self.relays
+        if r is None:
+            return
         if r.open_count and self.relay_state in ("opening", "down"):
             self.relay_state = "open"
             self._note(f"relays open {r.open_count}/{r.status['total']} at {int((now_s() - self.t_open) * 1000)} ms")
@@ -368,6 +372,7 @@ class FriendLink:
         if m.get("type") == "claim" and s and m.get("room") == s.room and m.get("me") == s.me and m.get("tab") != self.tab:
             self.moved = True
             self.close_pc()
+            self._close_relays()
             self.state = "moved"
             self.ui.moved_away()
         elif m.get("type") == "answer" and isinstance(m.get("code"), str):
@@ -553,6 +558,8 @@ class FriendLink:
             return
         self.dc = dc
         self.state = "connected"
+        if self.connected_ms is None:
+            self.connected_ms = int((now_s() - self.t_open) * 1000)
         self.note = ""
         self.problem = ""
         self.session.connect(self.send)
@@ -608,9 +615,16 @@ class FriendLink:
         self.later(self.invite(reconnect=True))
 
     def close(self):
-        """Leave the friend game: no connection, no reconnecting."""
+        """Leave the friend game: no connection, no relays, no reconnecting."""
         self.close_pc()
         self.moved = True
+        self._close_relays()
+
+    def _close_relays(self):
+        if self.relays is not None:
+            self.relays.close()
+            self.relays = None
+            self.relay_state = "off"
 
     def state_for_test(self) -> dict:
         """The connection's part of the test hook's ``state()``."""
@@ -623,7 +637,8 @@ class FriendLink:
                 "sctp": str(pc.sctp.state) if pc is not None and not missing(pc.sctp) else None,
                 "trace": list(self.trace), "problem": self.problem,
                 "relay": self.relay_state, "relays": self.relays.status if self.relays is not None else None,
-                "relay_ignored": self.relay_ignored, "tab": self.tab, "peer_tab": self.peer_tab}
+                "relay_ignored": self.relay_ignored, "tab": self.tab, "peer_tab": self.peer_tab,
+                "connected_ms": self.connected_ms}
 
 
 def _hex(data: bytes) -> str:
