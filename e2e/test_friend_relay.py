@@ -8,7 +8,8 @@ see e2e/nostr_relay.py), then playing over WebRTC as in test_friend_game.py.
 - a third context opening the same link is told the room is full, and the game
   goes on unchanged; the friend's reload reconnects through the relay alone;
 - the relay down: both pages say why and the invite/reply links work;
-- a relay that changes, replays and duplicates messages (a proxy) connects the
+- several relays at once (one down, one behind a meddling proxy, one plain);
+  a relay that changes, replays and duplicates messages (a proxy) connects the
   right two pages (their DTLS fingerprints are each other's), and one that only
   delivers changed messages connects nobody: the friend falls back to the reply
   link; a forged play over the channel is refused as today.
@@ -193,8 +194,11 @@ def test_relay_down_falls_back_to_the_links(people, wait_ready):
     assert "relays could not be reached" in note and "reply link" in note
     assert "2. They open it and send you back a reply link" in host.inner_text("#friend-panel")
     gctx = make("guest", "Bob")
+    gctx.add_init_script("window.__relayNote = ''; new MutationObserver(() => { const n = document.querySelector("
+                         "'[data-testid=\"relay-note\"]'); if (n) window.__relayNote = n.textContent; })"
+                         ".observe(document, {subtree: true, childList: true});")
     guest = connect(host, gctx, hctx)          # the invite, the reply link opened in the host's browser
-    assert "relays could not be reached" in guest.inner_text("#friend-panel")
+    assert "relays could not be reached" in guest.evaluate("window.__relayNote")   # shown with the reply link
     assert hook_state(guest)["relay"] == "down" and hook_state(host)["relay"] == "down"
     wait_ready(guest)
     play_to_end(host, guest, stop_after=2)
@@ -203,8 +207,11 @@ def test_relay_down_falls_back_to_the_links(people, wait_ready):
 def test_a_meddling_relay_connects_the_right_pages_only(people, relay, wait_ready):
     make, log = people
     proxy = nostr_relay.Proxy(relay, "meddle")
+    dead = f"ws://127.0.0.1:{nostr_relay.free_port()}"
     try:
-        host, hctx = host_page(make, wait_ready, proxy.url)
+        # three relays at once: the meddling proxy, the real relay behind it (every genuine
+        # message arrives twice, by both ways, and counts once) and one that is down
+        host, hctx = host_page(make, wait_ready, f"{proxy.url},{relay},{dead}")
         guest, took = join(make("guest", "Bob"), invite_of(host), wait_ready, host)
         print(f"\nopening the invite -> connected through the meddling proxy: {took:.2f} s; proxy {proxy.seen}")
         wait_panel(host, "connected")
@@ -218,6 +225,9 @@ def test_a_meddling_relay_connects_the_right_pages_only(people, relay, wait_read
                 break
             time.sleep(0.2)
         assert rejected == proxy.seen["changed"], (rejected, proxy.seen)
+        for p in (host, guest):
+            status = hook_state(p)["relays"]
+            assert len(status["open"]) == 2 and [u.rstrip("/") for u in status["failed"]] == [dead], status
         # a forged play over the channel is refused as today
         for _ in range(40):
             a = wait_agree(host, guest)
