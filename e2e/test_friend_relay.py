@@ -136,6 +136,7 @@ def test_the_friend_joins_from_the_invite_alone_and_they_play(people, relay, wai
     host, hctx = host_page(make, wait_ready, relay)
     host.wait_for_function("document.getElementById('friend-panel').textContent.includes('starts as soon as')",
                            timeout=10_000)
+    shoot(host, "friend-relay-invite")
     invite = invite_of(host)
     gctx = make("guest", "Bob")
     guest, took = join(gctx, invite, wait_ready, host)
@@ -153,6 +154,7 @@ def test_the_friend_joins_from_the_invite_alone_and_they_play(people, relay, wai
     third.goto(invite)
     wait_panel(third, "full", 30_000)
     assert "room is full" in third.inner_text("#friend-panel")
+    third.wait_for_function("document.getElementById('status').textContent.includes('room is full')", timeout=10_000)
     shoot(third, "friend-relay-full")
     time.sleep(1.0)
     assert hook_state(host)["state"] == "connected" and hook_state(guest)["state"] == "connected"

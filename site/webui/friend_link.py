@@ -340,9 +340,11 @@ class FriendLink:
             self.close_pc()
             self.state = "full"
             self.link = ""
-            self.problem = ("This game is already on between two players: the room is full, and nothing was changed. "
-                            "Ask your friend for a new invite link if you want to play.")
+            self.problem = ("This game is already on between two other players, so this link cannot join it: "
+                            "the room is full. Ask your friend for a new invite link to play.")
+            self.ui.ctl.say("The room is full: this game is already on between two other players.")
             self.ui.changed()
+            self.ui.page.update()
 
     async def _hello_later(self, delay: float):
         await asyncio.sleep(delay)
