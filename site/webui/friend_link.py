@@ -247,6 +247,8 @@ class FriendLink:
             self.ui.changed()
         elif r.all_failed and self.relay_state == "opening":
             self._relays_down("every relay refused the connection")
+        elif not r.open_count and self.relay_state == "open":
+            self._relays_down("every relay closed the connection")
 
     def _relay_send(self, text: str):
         if self.relays is not None and self.relay_state == "open":
