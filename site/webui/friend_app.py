@@ -86,14 +86,14 @@ class FriendUI:
             self.ctl = saved
             saved.say("Friend game restored. Reconnecting: send your friend the new link below, or open theirs.")
             conn.claim()
-            conn.start_relays(secret, saved=True)
+            conn.meet.start(secret, saved=True)
             conn.later(conn.invite(reconnect=True))
             return saved
         self.ctl = FriendController(FriendSession("white", token_hex(6), self._name()))
         self.ctl.say("Making an invite link for your friend…")
         conn.set_url()
         conn.claim()
-        conn.start_relays(sdp.b64url_encode(random_bytes(16)))
+        conn.meet.start(sdp.b64url_encode(random_bytes(16)))
         conn.later(conn.invite())
         return self.ctl
 
@@ -118,8 +118,8 @@ class FriendUI:
         self.ctl = ctl
         conn.set_url()
         conn.claim()
-        if conn.start_relays(secret or saved_secret, saved=had):
-            conn.link_sig = sig          # the manual way, if the relays do not bring the friend's page
+        if conn.meet.start(secret or saved_secret, saved=had):
+            conn.meet.link_sig = sig          # the manual way, if the relays do not bring the friend's page
             conn.state = "joining"
         else:
             conn.note_age(sig)
@@ -153,8 +153,8 @@ class FriendUI:
             return          # nothing to keep yet (and a third browser refused keeps nothing)
         store = self._store()
         entry = {"saved": time.time(), "ctl": self.ctl.to_dict()}
-        if self.conn.secret:
-            entry["key"] = self.conn.secret
+        if self.conn.meet.secret:
+            entry["key"] = self.conn.meet.secret
         store["games"][f"{s.room}.{s.me}"] = entry
         games = sorted(store["games"].items(), key=lambda kv: -float(kv[1].get("saved", 0) if isinstance(kv[1], dict) else 0))
         store["games"] = dict(games[:KEEP_GAMES])

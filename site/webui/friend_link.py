@@ -3,7 +3,8 @@
 ``FriendLink`` owns the ``RTCPeerConnection`` and its data channel, the invite
 and reply links (``sdp`` codes), the ``BroadcastChannel`` hand-off with
 ``reply.js`` and the other tabs of this browser, pasted codes and reconnecting
-after a lost channel. It shows nothing itself: the panel (``friend_panel``)
+after a lost channel; its ``meet`` (``friend_relay.RelayMeeting``) is the
+relay side: the two pages meeting on Nostr relays, the invite link alone. It shows nothing itself: the panel (``friend_panel``)
 draws its ``state``, ``note``, ``link``, ``code`` and ``problem``, and the game
 (``friend_app.FriendUI``) gets the channel's messages through ``on_text``.
 
@@ -35,17 +36,14 @@ from . import relay_messages as rm
 from . import sdp
 from .dom import missing
 from .friend_params import ice_servers, relay_urls, turn_server
-from .friend_relay import Relays
+from .friend_relay import RelayMeeting
 
 CHANNEL = "bg-friend"
 GATHER_CAP_S = 4.0
 CONNECT_TIMEOUT_S = 25.0
 ANSWER_HINT_S = 120.0
 STALE_S = 6 * 3600
-RELAY_WAIT_S = 5.0        # no relay open by then: the links the manual way
-OFFER_WAIT_S = 6.0        # the friend's page sent no offer by then: the links the manual way
 ANSWER_WAIT_S = 8.0       # an answer sent through the relays and no connection by then: the reply link
-FULL_RETRIES = 8          # a page with the game saved, refused: tries again (the other page may not yet know the old channel is gone)
 TURN_ADVICE = ("Where STUN alone cannot connect two networks (some mobile carriers, strict firewalls), "
                "add a TURN server to the link: turn=URL,username,credential.")
 ADVICE = ("Try a new link; if it still fails, connect both devices to the same Wi-Fi, "
@@ -94,19 +92,7 @@ class FriendLink:
             self.turn = turn_server(params.get("turn"))
         except ValueError as err:
             self.note = f"The TURN server was left out: {err}."
-        self.relay_list = relay_urls(params.get("relay"))
-        self.secret = None             # the room's secret (the invite's k=): the relays' topic and key
-        self.relays = None
-        self.relay_state = "off"       # off | opening | open | down
-        self.relay_note = ""           # why the links work the manual way, when they do
-        self.peer_tab = None           # the page we connect with through the relays
-        self.offered_to = None         # the page our pending offer was sent to
-        self.waiting = None            # a page that said hello while our offer was being made
         self.offer_fp = ""             # our pending offer's DTLS fingerprint (hex)
-        self.link_sig = None           # guest: the offer in the invite link, for the manual way
-        self.has_saved = False         # this page had the game saved (a refused hello is tried again)
-        self.full_tries = 0
-        self.relay_ignored = 0         # relay messages that opened but were not for this page
         self.t_open = now_s()
         self.connected_ms = None       # from this page's start to its first open channel
         self.tab = token_hex(4)
@@ -125,6 +111,7 @@ class FriendLink:
         self.received = self.dropped = 0  # data-channel messages, and those of an older connection
         self.sent = self.unsent = 0       # messages sent, and those dropped because no channel was open
         self.trace = []                   # (ms, event): the last 40 connection set-up events, for diagnostics
+        self.meet = RelayMeeting(self, relay_urls(params.get("relay")))
         self.bc = None
         try:
             self.bc = js.BroadcastChannel.new(CHANNEL)
@@ -190,175 +177,6 @@ class FriendLink:
             self.note = (f"This invite link is {int(age // 3600)} hours old. If it does not connect, "
                          "ask your friend for a new one (an invite works only while their page stays open).")
 
-    # ------------------------------------------------------------ relays
-    def start_relays(self, secret, saved: bool = False) -> bool:
-        """Meet the friend's page on the relays (no relays, or no secret: the links only)."""
-        self.secret = secret
-        self.has_saved = saved
-        if not secret or not self.relay_list:
-            self.relay_state = "off"
-            return False
-        self.relay_state = "opening"
-        self.relays = Relays(self.relay_list, secret, self._on_relay_text, self._on_relay_status)
-        self.later(self._open_relays())
-        self.later(self._relay_deadline())
-        return True
-
-    async def _open_relays(self):
-        relays = self.relays
-        try:
-            await relays.open()
-        except Exception as err:
-            js.console.warn(f"friend relays: {err!r}")
-            self._relays_down("the relay code could not be loaded")
-
-    async def _relay_deadline(self):
-        await asyncio.sleep(RELAY_WAIT_S)
-        if self.relay_state == "opening":
-            self._relays_down(f"none answered within {int(RELAY_WAIT_S)} s")
-
-    def _manual_why(self, why: str) -> str:
-        if self.state == "joining":
-            return (f"The relays could not be reached ({why}: offline, or a network that blocks them), so connect "
-                    "the manual way: send your friend the reply link below.")
-        return (f"The relays could not be reached ({why}: offline, or a network that blocks them), so this link "
-                "works the manual way: your friend opens it and sends you back a reply link.")
-
-    def _relays_down(self, why: str):
-        if self.relay_state in ("down", "off"):
-            return
-        self.relay_state = "down"
-        self.relay_note = self._manual_why(why)
-        self._note(f"relays down: {why}")
-        if self.state == "joining":
-            self._fallback()
-        self.ui.changed()
-
-    def _on_relay_status(self):
-        r = self.relays
-        if r is None:
-            return
-        if r.open_count and self.relay_state in ("opening", "down"):
-            self.relay_state = "open"
-            self._note(f"relays open {r.open_count}/{r.status['total']} at {int((now_s() - self.t_open) * 1000)} ms")
-            if self.state != "answering":
-                self.relay_note = ""
-            self._hello()
-            self.ui.changed()
-        elif r.all_failed and self.relay_state == "opening":
-            self._relays_down("every relay refused the connection")
-        elif not r.open_count and self.relay_state == "open":
-            self._relays_down("every relay closed the connection")
-
-    def _relay_send(self, text: str):
-        if self.relays is not None and self.relay_state == "open":
-            self.later(self.relays.send(text))
-
-    def _hello(self):
-        if self.relay_state != "open" or self.moved or self.state in ("full", "stopped", "bad-link"):
-            return
-        s = self.session
-        self._relay_send(rm.make("hello", self.tab, s.me, s.room, saved=self._knows_game()))
-        if self.state == "joining":
-            self.later(self._offer_deadline(self.full_tries))
-
-    def _knows_game(self) -> bool:
-        """This page has this game: saved here, or it has met the friend."""
-        return self.has_saved or self.session.peer_name is not None
-
-    async def _offer_deadline(self, tries: int):
-        await asyncio.sleep(OFFER_WAIT_S)
-        if self.state == "joining" and self.full_tries == tries:
-            self.relay_note = (f"Your friend's page did not answer through the relays within {int(OFFER_WAIT_S)} s "
-                               "(it must stay open), so connect the manual way: send your friend the reply link below.")
-            self._fallback()
-
-    def _fallback(self):
-        """Guest: the invite link's own offer, answered the manual way (the reply link)."""
-        if self.link_sig is not None and self.state == "joining":
-            self.state = "starting"
-            self.later(self.answer(self.link_sig))
-            self.ui.changed()
-
-    def _offer_ready(self):
-        """Our new offer is made: send it to a page that asked, or say hello."""
-        if self.relay_state != "open":
-            return
-        if self.waiting:
-            tab, self.waiting = self.waiting, None
-            self._send_offer(tab)
-        else:
-            self._hello()
-
-    def _send_offer(self, tab: str):
-        s = self.session
-        self.offered_to = tab
-        self._relay_send(rm.make("offer", self.tab, s.me, s.room, tab, code=self.code))
-
-    def _on_relay_text(self, text):
-        if self.moved or self.ui.ctl is None:
-            return
-        s = self.session
-        try:
-            msg = rm.parse(text, s.room, s.me, self.tab)
-        except rm.RelayMessageError as err:
-            self.relay_ignored += 1
-            self._note(f"relay: {err}")
-            return
-        kind, sender = msg["t"], msg["from"]
-        self._note(f"relay {kind} from {sender}")
-        if kind == "hello":
-            ready = self.state == "inviting" and self.pc is not None and str(self.pc.signalingState) == "have-local-offer"
-            what = rm.on_hello(self.state, sender, self.peer_tab, ready, s.peer_name is not None, msg["saved"])
-            if what == "full":
-                self._relay_send(rm.make("full", self.tab, s.me, s.room, sender))
-            elif what == "offer":
-                self._send_offer(sender)
-            elif what == "wait":
-                self.waiting = sender
-        elif kind == "offer":
-            if not rm.take_offer(s.me, self.state, sender, self.offered_to):
-                return
-            try:
-                sig = sdp.decode(msg["code"])
-            except sdp.SignalError:
-                return
-            if sig.kind != "offer" or sig.room != s.room or sig.role == s.me:
-                return
-            self.peer_tab = sender
-            self.relay_note = ""
-            self.state = "connecting"
-            self.later(self.answer(sig, relay_to=sender))
-        elif kind == "answer":
-            if sender != self.offered_to or msg["bind"] != self.offer_fp:
-                self._note("relay answer to another offer: ignored")
-                return
-            self.later(self._relay_answer(sender, msg["code"]))
-        elif kind == "full" and self.state not in ("connected", "connecting"):
-            if self._knows_game() and self.full_tries < FULL_RETRIES:
-                self.full_tries += 1        # the friend's page may not yet know the old channel is gone
-                self.later(self._hello_later(2.0))
-                return
-            self.close_pc()
-            self.state = "full"
-            self.link = ""
-            self.problem = ("This game is already on between two other players, so this link cannot join it: "
-                            "the room is full. Ask your friend for a new invite link to play.")
-            self.ui.ctl.say("The room is full: this game is already on between two other players.")
-            self.ui.changed()
-            self.ui.page.update()
-
-    async def _hello_later(self, delay: float):
-        await asyncio.sleep(delay)
-        if self.state in ("joining", "inviting", "answering", "lost"):
-            self._hello()
-
-    async def _relay_answer(self, sender: str, code: str):
-        ok, text, _ = await self.accept_answer(code)
-        self._note(f"relay answer: {text}")
-        if ok:
-            self.peer_tab = sender
-
     # ------------------------------------------------------------ tabs
     def claim(self):
         if self.bc is not None:
@@ -376,7 +194,7 @@ class FriendLink:
         if m.get("type") == "claim" and s and m.get("room") == s.room and m.get("me") == s.me and m.get("tab") != self.tab:
             self.moved = True
             self.close_pc()
-            self._close_relays()
+            self.meet.close()
             self.state = "moved"
             self.ui.moved_away()
         elif m.get("type") == "answer" and isinstance(m.get("code"), str):
@@ -409,7 +227,7 @@ class FriendLink:
         pc = js.RTCPeerConnection.new(_js(cfg))
         self.pc = pc
         gen = self.gen
-        self._note(f"new pc g{gen}")
+        self.trace_event(f"new pc g{gen}")
         pc.onconnectionstatechange = self.proxy(lambda e: self._on_pc_state(gen))
         return pc, gen
 
@@ -419,7 +237,7 @@ class FriendLink:
             await asyncio.sleep(0.05)
 
     def _wire(self, dc, gen):
-        self._note(f"wire g{gen}/{self.gen} {dc.readyState}")
+        self.trace_event(f"wire g{gen}/{self.gen} {dc.readyState}")
         dc.onopen = self.proxy(lambda e: self._on_open(dc, gen))
         dc.onmessage = self.proxy(lambda e: self._on_message(e.data, gen, dc))
         dc.onclose = self.proxy(lambda e: self._on_close(gen))
@@ -447,13 +265,13 @@ class FriendLink:
             room=s.room, nonce=self.nonce, created=int(time.time()), role=s.me)
         self.code = sdp.encode(sig)
         self.offer_fp = _hex(sig.fingerprint)
-        self.offered_to = None
+        self.meet.offered_to = None
         self.link = self._base("index.html") + self.query() + "#join=" + self.code
-        if self.secret:
-            self.link += "&k=" + self.secret
+        if self.meet.secret:
+            self.link += "&k=" + self.meet.secret
         self.state = "inviting"
         self.problem = ""
-        self._offer_ready()
+        self.meet.offer_ready()
         if not sig.candidates:
             self.problem = "This device found no network address to offer: check that it is online."
         self.ui.changed()
@@ -477,12 +295,12 @@ class FriendLink:
         self.link = self._base("reply.html") + "#r=" + self.code
         if relay_to is not None:
             self.state = "connecting"
-            self._relay_send(rm.make("answer", self.tab, s.me, s.room, relay_to, code=self.code, bind=_hex(sig.fingerprint)))
+            self.meet.send(rm.make("answer", self.tab, s.me, s.room, relay_to, code=self.code, bind=_hex(sig.fingerprint)))
             self.ui.changed()
             await asyncio.sleep(ANSWER_WAIT_S)
             if gen != self.gen or self.state != "connecting":
                 return
-            self.relay_note = (f"The relays brought no connection within {int(ANSWER_WAIT_S)} s, so connect "
+            self.meet.relay_note = (f"The relays brought no connection within {int(ANSWER_WAIT_S)} s, so connect "
                                "the manual way: send your friend this reply link.")
         self.state = "answering"
         self.ui.changed()
@@ -541,7 +359,7 @@ class FriendLink:
         if gen != self.gen or self.pc is None:
             return
         st = str(self.pc.connectionState)
-        self._note(f"pc {st}")
+        self.trace_event(f"pc {st}")
         if st == "disconnected" and self.state == "connected":
             self.note = "Connection interrupted: reconnecting…"
             self.ui.changed()
@@ -557,13 +375,13 @@ class FriendLink:
                 self.ui.changed()
 
     def _on_open(self, dc, gen):
-        self._note(f"open g{gen}/{self.gen} {dc.readyState} mine={self.dc is not None}")
+        self.trace_event(f"open g{gen}/{self.gen} {dc.readyState} mine={self.dc is not None}")
         if gen != self.gen or self.dc is not None:
             return
         self.dc = dc
         self.state = "connected"
         if self.connected_ms is None:
-            self.connected_ms = int((now_s() - self.t_open) * 1000)
+            self.connected_ms = self.elapsed_ms()
         self.note = ""
         self.problem = ""
         self.session.connect(self.send)
@@ -579,9 +397,13 @@ class FriendLink:
             self.sent += 1
         else:
             self.unsent += 1
-            self._note(f"unsent {self.dc.readyState if self.dc is not None else None}")
+            self.trace_event(f"unsent {self.dc.readyState if self.dc is not None else None}")
 
-    def _note(self, event: str):
+    def elapsed_ms(self) -> int:
+        """Milliseconds since this page's connection began."""
+        return int((now_s() - self.t_open) * 1000)
+
+    def trace_event(self, event: str):
         """Remember a connection event (the last 40) for the test hook's state."""
         self.trace.append((int(now_s() * 1000) % 10_000_000, event))
         if len(self.trace) > 40:
@@ -590,7 +412,7 @@ class FriendLink:
     def _on_message(self, data, gen, dc=None):
         self.received += 1
         if self.received <= 3:
-            self._note(f"message g{gen}/{self.gen} {str(data)[:12]}")
+            self.trace_event(f"message g{gen}/{self.gen} {str(data)[:12]}")
         if gen != self.gen:
             self.dropped += 1
             return
@@ -601,7 +423,7 @@ class FriendLink:
         self.ui.on_text(data if isinstance(data, str) else None)
 
     def _on_close(self, gen):
-        self._note(f"close g{gen}/{self.gen}")
+        self.trace_event(f"close g{gen}/{self.gen}")
         if gen != self.gen:
             return
         was = self.state
@@ -622,13 +444,7 @@ class FriendLink:
         """Leave the friend game: no connection, no relays, no reconnecting."""
         self.close_pc()
         self.moved = True
-        self._close_relays()
-
-    def _close_relays(self):
-        if self.relays is not None:
-            self.relays.close()
-            self.relays = None
-            self.relay_state = "off"
+        self.meet.close()
 
     def state_for_test(self) -> dict:
         """The connection's part of the test hook's ``state()``."""
@@ -640,8 +456,9 @@ class FriendLink:
                 "buffered": int(dc.bufferedAmount) if dc is not None else None,
                 "sctp": str(pc.sctp.state) if pc is not None and not missing(pc.sctp) else None,
                 "trace": list(self.trace), "problem": self.problem,
-                "relay": self.relay_state, "relays": self.relays.status if self.relays is not None else None,
-                "relay_ignored": self.relay_ignored, "tab": self.tab, "peer_tab": self.peer_tab,
+                "relay": self.meet.relay_state, "tab": self.tab, "peer_tab": self.meet.peer_tab,
+                "relays": self.meet.relays.status if self.meet.relays is not None else None,
+                "relay_ignored": self.meet.relay_ignored,
                 "connected_ms": self.connected_ms}
 
 

@@ -96,7 +96,7 @@ class FriendPanel:
     def _signature(self):
         s = self.ui.ctl.session if self.ui.ctl else None
         return (self.conn.state, self.conn.note, self.conn.link, self.conn.problem, len(self.ui.chat_lines),
-                self.conn.relay_state, self.conn.relay_note,
+                self.conn.meet.relay_state, self.conn.meet.relay_note,
                 s and (s.peer_name, s.name, s.is_over, s.game.started, s.stopped, s.game_no, s.me))
 
     def render(self, force: bool = False):
@@ -134,9 +134,9 @@ class FriendPanel:
                 head.appendChild(self._button("Resign", self.ui.resign))
         if self.conn.note:
             p.appendChild(_el("p", self.conn.note, class_="friend-note", role="status"))
-        if self.conn.relay_note and st in ("inviting", "answering", "lost"):
-            p.appendChild(_el("p", self.conn.relay_note, class_="friend-note", role="status", data_testid="relay-note"))
-        relays = self.conn.relay_state in ("opening", "open")
+        if self.conn.meet.relay_note and st in ("inviting", "answering", "lost"):
+            p.appendChild(_el("p", self.conn.meet.relay_note, class_="friend-note", role="status", data_testid="relay-note"))
+        relays = self.conn.meet.relay_state in ("opening", "open")
         if st in ("inviting", "lost") and self.conn.link:
             if st == "lost" or (s and s.game.history):
                 p.appendChild(_el("p", "Connection lost — reconnecting through the relays: keep this page open, your "
