@@ -6,7 +6,8 @@ see e2e/nostr_relay.py), then playing over WebRTC as in test_friend_game.py.
   code) and play a complete game through the UI, both boards agreeing after
   every play; the time from opening the invite to "connected" is printed;
 - a third context opening the same link is told the room is full, and the game
-  goes on unchanged; the friend's reload reconnects through the relay alone;
+  goes on unchanged; the friend's reload, and the first invite link opened again
+  after a closed tab, reconnect through the relay alone;
 - the relay down: both pages say why and the invite/reply links work;
 - several relays at once (one down, one behind a meddling proxy, one plain);
   a relay that changes, replays and duplicates messages (a proxy) connects the
@@ -171,6 +172,19 @@ def test_the_friend_joins_from_the_invite_alone_and_they_play(people, relay, wai
     wait_panel(guest, "connected")
     wait_panel(host, "connected")
     print(f"reload -> reconnected over the relay: {time.monotonic() - t0:.2f} s")
+    again = wait_agree(host, guest)
+    assert (again["positionId"], again["turn"]) == (mid["positionId"], mid["turn"])
+    assert_paired(host, guest)
+
+    # the friend closes the tab and opens the very first invite link again: its offer is
+    # long gone, but the saved game and the relay bring the pages together
+    play_to_end(host, guest, stop_after=2)
+    mid = wait_agree(host, guest)
+    guest.close()
+    host.wait_for_function("document.getElementById('friend-panel').textContent.includes('reconnecting')",
+                           timeout=CONNECT_MS)
+    guest, took = join(gctx, invite, wait_ready, host)
+    print(f"the first invite link again, after a closed tab -> reconnected: {took:.2f} s")
     again = wait_agree(host, guest)
     assert (again["positionId"], again["turn"]) == (mid["positionId"], mid["turn"])
     assert_paired(host, guest)
