@@ -236,7 +236,7 @@ def start_pair(players, wait_ready, host_name="Ann", guest_name="Bob", host_moti
     make, log = players
     hctx, gctx = make("host", host_name, host_motion), make("guest", guest_name)
     host = hctx.new_page()
-    host.goto("index.html?mode=friend&ice=none")
+    host.goto("index.html?mode=friend&ice=none&relay=none")   # the links only (the relays: test_friend_relay.py)
     wait_ready(host)
     guest = connect(host, gctx, hctx)
     wait_ready(guest)
@@ -439,6 +439,7 @@ def test_invite_from_the_form_and_a_connection_that_cannot_be_made(players, wait
     default public STUN servers, unreachable here: gathering is capped); a reply
     whose addresses cannot be reached ends in a clear explanation and a way on."""
     from webui import sdp
+    from webui.friend_params import parse_fragment
 
     make, log = players
     ctx = make("host", "Ann")
@@ -450,7 +451,9 @@ def test_invite_from_the_form_and_a_connection_that_cannot_be_made(players, wait
     host.wait_for_selector('[data-testid="invite-link"]', timeout=CONNECT_MS)
     invite = host.get_attribute('[data-testid="invite-link"]', "href")
     assert "mode=friend" in host.url and "room=" in host.url
-    offer = sdp.decode(invite.split("#join=", 1)[1])
+    code, secret = parse_fragment(invite.split("#", 1)[1])   # the offer, and the relays' secret
+    assert secret is not None
+    offer = sdp.decode(code)
     assert offer.kind == "offer" and offer.role == "white"
     host.wait_for_selector('[data-testid="invite-qr"] svg', timeout=10_000)
     # a well-formed reply from addresses nobody answers at (TEST-NET-1)

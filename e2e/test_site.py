@@ -47,6 +47,13 @@ def test_headers_follow_netlify_toml(base_url, site_dir):
     csp = dict(d.strip().split(" ", 1) for d in page["content-security-policy"].split(";"))
     assert "'wasm-unsafe-eval'" in csp["script-src"] and "blob:" in csp["worker-src"]
     for directive, sources in csp.items():  # no other origin, no wildcard, no data: scripts
+        if directive == "connect-src":      # but exactly the friend games' default Nostr relays
+            from webui.friend_params import DEFAULT_RELAYS, origin
+
+            others = [x for x in sources.split() if x not in ("'self'", "blob:")]
+            assert sorted(others) == sorted(origin(u) for u in DEFAULT_RELAYS), sources
+            assert all(x.startswith("wss://") and "*" not in x for x in others), sources
+            continue
         assert not re.search(r"https?:|\*|wss?:", sources), (directive, sources)
     assert "data:" not in csp["script-src"] and csp["default-src"] == "'self'"
 
@@ -58,7 +65,8 @@ def test_vendor_folders_are_named_by_the_pinned_versions(site_dir):
     pins = json.loads((ROOT / "package.json").read_text())["dependencies"]
     names = sorted(p.name for p in (site_dir / "vendor").iterdir())
     assert names == [f"micropython-{pins['@micropython/micropython-webassembly-pyscript']}",
-                     f"pyodide-{pins['pyodide']}", f"pyscript-{pins['@pyscript/core']}"]
+                     f"nostr-tools-{pins['nostr-tools']}", f"pyodide-{pins['pyodide']}",
+                     f"pyscript-{pins['@pyscript/core']}"]
 
 
 def test_precache_manifest_covers_the_build(site_dir):

@@ -640,3 +640,48 @@ for value in [1.5, {1: 2}, {"a"}]:
 def test_strict_json_is_identical():
     out = both(JSON)
     assert out.count("\nok ") >= 15 and out.count("refused") >= 30
+
+
+RELAY = r'''
+from webui import friend_params as fpar, relay_messages as rm, strict_json
+
+ROOM, HOST, GUEST = "a1b2c3d4e5f6", "11111111", "22222222"
+texts = [
+    rm.make("hello", GUEST, "black", ROOM, saved=True),
+    rm.make("offer", GUEST, "black", ROOM, HOST, code="EAB"),
+    rm.make("answer", GUEST, "black", ROOM, HOST, code="EAC", bind="ab" * 32),
+    rm.make("full", GUEST, "black", ROOM, HOST),
+    rm.make("answer", GUEST, "white", ROOM, HOST, code="EAC", bind="ab"),
+    rm.make("answer", GUEST, "black", ROOM, "33333333", code="EAC", bind="ab"),
+    rm.make("answer", GUEST, "black", "ffffffffffff", HOST, code="EAC", bind="ab"),
+    rm.make("answer", GUEST, "black", ROOM, HOST, code="", bind="ab"),
+    rm.make("answer", GUEST, "black", ROOM, HOST, code="EAC", bind="xyz"),
+    rm.make("hello", GUEST, "black", ROOM, saved="no"),
+    rm.make("full", GUEST, "black", ROOM, HOST, extra=1),
+    "{oops", "[1]", "x" * 5000,
+]
+for text in texts:
+    try:
+        print("ok", strict_json.dumps(rm.parse(text, ROOM, "white", HOST)))
+    except rm.RelayMessageError as err:
+        print("refused", str(err))
+for state in ("inviting", "starting", "lost", "connected", "connecting", "answering", "stopped"):
+    for sender, peer in ((GUEST, None), (GUEST, GUEST), ("33333333", GUEST)):
+        for ready, on, saved in ((True, False, False), (False, False, False), (True, True, False), (True, True, True)):
+            print("hello", state, sender, peer, ready, on, saved, rm.on_hello(state, sender, peer, ready, on, saved))
+    for me in ("white", "black"):
+        print("offer", state, me, rm.take_offer(me, state, GUEST, GUEST), rm.take_offer(me, state, GUEST, None))
+print("relays", fpar.relay_urls(None), fpar.relay_urls("none"), fpar.relay_urls("ws://127.0.0.1:7000/,wss://a.b ,x"))
+print("origins", [fpar.origin(u) for u in fpar.DEFAULT_RELAYS + ["wss://r.example/path/x"]])
+print("turn", strict_json.dumps(fpar.turn_server("turn:t.example:3478,ann,pw")))
+print("fragment", fpar.parse_fragment("#join=EAB&k=AAECAwQFBgcICQoLDA0ODw"), fpar.parse_fragment("#join=EAB&k=bad"))
+'''
+
+
+def test_the_relay_messages_and_parameters_are_the_same_on_both_interpreters():
+    out = both(RELAY)
+    lines = out.splitlines()
+    assert sum(line.startswith("ok ") for line in lines) == 4
+    assert sum(line.startswith("refused ") for line in lines) == 10
+    assert "hello connected 33333333 22222222 True False False full" in out
+    assert "relays [] " not in out and "'ws://127.0.0.1:7000'" in out

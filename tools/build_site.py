@@ -18,6 +18,9 @@ What ends up in ``dist/``:
   offline (the AI worker's interpreter);
 - ``vendor/pyscript-<version>/``: PyScript's ``dist/`` (``core.js``,
   ``core.css`` and their chunks, without source maps) and its licence;
+- ``vendor/nostr-tools-<version>/``: nostr-tools' browser bundle
+  ``nostr.bundle.js`` and its licence (friend games meet on Nostr relays:
+  ``site/friend-relay.mjs``, docs/friend-games.md);
 - ``py/main/<entry>.bundle``: the main thread's Python (MicroPython),
   precompiled: for each page, the modules its ``<script type="mpy" src=...>``
   imports, directly or not (found with ``ast``; the runtime ``engine/`` and
@@ -84,7 +87,13 @@ VENDORED = {
     "@micropython/micropython-webassembly-pyscript": "micropython",
     "pyodide": "pyodide",
     "@pyscript/core": "pyscript",
+    "nostr-tools": "nostr-tools",
 }
+#: nostr-tools files: its self-contained browser bundle (a classic script
+#: defining ``NostrTools``; ``site/friend-relay.mjs`` loads it in friend games
+#: only) and its licence.
+NOSTR_FILES = ["lib/nostr.bundle.js"]
+NOSTR_OPTIONAL = ["LICENSE"]
 #: Pyodide files needed to boot (the asm module is ``.mjs`` in 0.28+/314,
 #: ``.js`` before: whichever exists is taken).
 PYODIDE_FILES = ["pyodide.mjs", "pyodide-lock.json", "python_stdlib.zip", "pyodide.asm.wasm"]
@@ -222,7 +231,7 @@ def _copy_listed(src: Path, dst: Path, names: list[str], package: str) -> None:
 
 
 def vendor(out: Path) -> dict[str, str]:
-    """Copy MicroPython, Pyodide and PyScript into ``out/vendor``; return {short: dir url}."""
+    """Copy MicroPython, Pyodide, PyScript and nostr-tools into ``out/vendor``; return {short: dir url}."""
     dirs = vendor_dirs()
 
     mpy_pkg = "@micropython/micropython-webassembly-pyscript"
@@ -247,6 +256,14 @@ def vendor(out: Path) -> dict[str, str]:
     licence = NODE_MODULES / "@pyscript" / "core" / "LICENSE"
     if licence.is_file():
         shutil.copy2(licence, ps_dst / "LICENSE")
+
+    nostr_src = NODE_MODULES / "nostr-tools"
+    nostr_dst = out / dirs["nostr-tools"]
+    nostr_dst.mkdir(parents=True)
+    for name in NOSTR_FILES + [n for n in NOSTR_OPTIONAL if (nostr_src / n).is_file()]:
+        if not (nostr_src / name).is_file():
+            raise BuildError(f"node_modules/nostr-tools/{name} is missing")
+        shutil.copy2(nostr_src / name, nostr_dst / Path(name).name)
     return dirs
 
 
@@ -547,16 +564,16 @@ def run_prerender(out: Path) -> bool:
     return True
 
 
-VENDOR_REF = re.compile(r"vendor/(micropython|pyodide|pyscript)-(\d[\w.+-]*?)/")
+VENDOR_REF = re.compile(r"vendor/(micropython|pyodide|pyscript|nostr-tools)-(\d[\w.+-]*?)/")
 
 
 def check_vendor_refs(out: Path, dirs: dict[str, str], extra: dict[str, str] | None = None) -> None:
     """Fail if a page (or ``extra``: {name: text}) points at a vendored version this build lacks."""
-    wanted = {short: path.split("-", 1)[1] for short, path in dirs.items()}
+    wanted = {short: path[len(f"vendor/{short}-"):] for short, path in dirs.items()}
     texts = {
         path.relative_to(out).as_posix(): path.read_text(errors="replace")
         for path in sorted(out.rglob("*"))
-        if path.suffix in (".html", ".toml", ".json", ".js", ".py") and "vendor" not in path.parts
+        if path.suffix in (".html", ".toml", ".json", ".js", ".mjs", ".py") and "vendor" not in path.parts
     }
     texts.update(extra or {})
     for name, text in texts.items():

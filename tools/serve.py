@@ -191,13 +191,33 @@ class _Server(http.server.ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
+def allow_connect(rules, sources: list[str]):
+    """``rules`` with ``sources`` (e.g. ``ws://127.0.0.1:7000``) added to every
+    Content-Security-Policy's ``connect-src``: the policy of a page that was
+    started with ``relay=`` naming those relays (the e2e tests' loopback relay)."""
+    out = []
+    for pattern, values in rules:
+        values = dict(values)
+        for name, value in values.items():
+            if name.lower() == "content-security-policy":
+                directives = [d.strip() for d in value.split(";")]
+                directives = [d + " " + " ".join(sources) if d.startswith("connect-src ") else d for d in directives]
+                values[name] = "; ".join(directives)
+        out.append((pattern, values))
+    return out
+
+
 def make_server(directory: Path, host: str = "127.0.0.1", port: int = 0, *, quiet: bool = True,
                 netlify_toml: Path = ROOT / "netlify.toml",
-                compress: bool = True) -> http.server.ThreadingHTTPServer:
+                compress: bool = True, connect_src: list[str] = ()) -> http.server.ThreadingHTTPServer:
     """A threading server for ``directory`` (port 0: a free port, see ``server_port``);
-    ``compress``: gzip as Netlify does."""
+    ``compress``: gzip as Netlify does; ``connect_src``: origins added to the
+    policy's ``connect-src`` (:func:`allow_connect`)."""
+    rules = load_header_rules(netlify_toml)
+    if connect_src:
+        rules = allow_connect(rules, list(connect_src))
     handler = type("SiteHandler", (Handler,),
-                   {"rules": load_header_rules(netlify_toml), "quiet": quiet, "compress": compress})
+                   {"rules": rules, "quiet": quiet, "compress": compress})
     return _Server((host, port), functools.partial(handler, directory=str(directory)))
 
 
