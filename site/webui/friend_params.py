@@ -8,7 +8,7 @@
 - ``relay``: ``none``, or comma-separated ``ws://``/``wss://`` URLs of Nostr
   relays that replace :data:`DEFAULT_RELAYS` (the only place they are listed;
   netlify.toml's ``connect-src`` allows exactly their origins, which
-  tests/test_friend_relay.py checks).
+  tests/test_friend_relay_rules.py checks).
 - The invite's fragment: ``#join=<offer code>&k=<secret>`` (``k``: the
   16-byte room secret, base64url, from which the relays' topic and key are
   derived; an invite from an older page has no ``k``).

@@ -21,7 +21,7 @@ cannot connect anyone else, and the fingerprints (sealed, so a relay cannot
 change them) make DTLS refuse any other peer.
 
 The decisions (``on_hello``, ``take_offer``) are functions of the page's state,
-tested in tests/test_friend_relay.py.
+tested in tests/test_friend_relay_rules.py.
 """
 
 import json
