@@ -46,6 +46,7 @@ def test_the_games_cover_what_the_format_must_carry():
     assert any(not g.is_over for g in games)
 
 
+@pytest.mark.gnubg
 def test_gnubg_imports_every_game_to_the_same_final_position(tmp_path):
     paths = {}
     for seed, game in GAMES.items():

@@ -25,6 +25,7 @@ from webui.ai_client import AiClient  # noqa: E402
 from webui.board_input import BoardInput  # noqa: E402
 from webui.board_view import BoardView  # noqa: E402
 from webui.controller import PARAM_ORDER, Controller, Settings, dice_text  # noqa: E402
+from webui.export_panel import ExportPanel  # noqa: E402
 from webui.dom import by_id, later, missing, on, query_params, reduced_motion, set_query, today  # noqa: E402
 from webui.modes import cap  # noqa: E402
 from webui.page_storage import PageStorage  # noqa: E402
@@ -159,6 +160,7 @@ class GamePage:
         on(by_id("copy-id"), "click", lambda e: later(self.copy_id(), "copy"))
         on(by_id("history"), "click", self.on_history)
         on(by_id("opt-name"), "change", self.on_name)
+        ExportPanel(self).bind()
 
     # -------------------------------------------------------------- form
     def fill_form(self):
@@ -201,9 +203,9 @@ class GamePage:
         if not game.friend:
             self.ai.start()
 
-    def new_game(self, settings):
+    def new_game(self, settings, start=None):
         ctl = Controller()
-        ctl.new_game(settings)
+        ctl.new_game(settings, start)
         ctl.auto = None
         self.switch(DeviceGame(self, ctl))
         # a new version of the site waits for a new game, never swaps mid-game
