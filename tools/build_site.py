@@ -106,10 +106,10 @@ AI_RUNTIME = [
     "weights/race.bin",
 ]
 #: site/webui/ modules that run in the AI worker (Pyodide) only.
-WEBUI_WORKER = ["__init__.py", "ai_worker.py", "autoplay.py", "fallback_player.py"]
+WEBUI_WORKER = ["__init__.py", "ai_worker.py", "analysis.py", "autoplay.py", "fallback_player.py"]
 #: site/webui/ modules kept out of the main thread's zip: worker-side, or
 #: build-time (prerender.py runs here, in CPython).
-WEBUI_NOT_MAIN = {"ai_worker.py", "autoplay.py", "prerender.py"}
+WEBUI_NOT_MAIN = {"ai_worker.py", "analysis.py", "autoplay.py", "prerender.py"}
 #: site/webui/ files copied loose into dist/webui/: the scripts that pages
 #: load by URL (``<script type="mpy" src=...>``, the worker's ``src``).
 WEBUI_ENTRY_SCRIPTS = ["app.py", "rules_app.py", "ai_worker.py"]

@@ -26,6 +26,7 @@ from webui.board_input import BoardInput  # noqa: E402
 from webui.board_view import BoardView  # noqa: E402
 from webui.controller import PARAM_ORDER, Controller, Settings, dice_text  # noqa: E402
 from webui.export_panel import ExportPanel  # noqa: E402
+from webui.hint_panel import HintPanel  # noqa: E402
 from webui.dom import by_id, later, missing, on, query_params, reduced_motion, set_query, today  # noqa: E402
 from webui.modes import cap  # noqa: E402
 from webui.page_storage import PageStorage  # noqa: E402
@@ -106,6 +107,7 @@ class GamePage:
         self.game = None
         self.recent = []              # the last messages shown in the status line
         self.update_task = None
+        self.hints = HintPanel(self)  # the Hint button's list of the best plays
 
     @property
     def ctl(self):
@@ -161,6 +163,7 @@ class GamePage:
         on(by_id("history"), "click", self.on_history)
         on(by_id("opt-name"), "change", self.on_name)
         ExportPanel(self).bind()
+        self.hints.bind()
 
     # -------------------------------------------------------------- form
     def fill_form(self):
@@ -260,6 +263,7 @@ class GamePage:
             self.status.textContent = " ".join(self.recent)
         self.render_history()
         self.render_result()
+        self.hints.sync()
         document.body.classList.toggle("viewing", not live)
         by_id("live").hidden = live
 
@@ -363,31 +367,7 @@ class GamePage:
                              "Reload the page to try again.")
 
     async def show_hint(self):
-        ctl = self.ctl
-        if not ctl.human_to_move:
-            return
-        pos = ctl.game.position
-        d1, d2 = ctl.game.dice
-        self.say_now("Thinking about a hint…")
-
-        def waiting(seconds):
-            self.say_now(f"Hint: the computer is getting ready ({seconds} s)…")
-
-        try:
-            ranked = await self.ai.hint(pos, d1, d2, waiting)
-        except Exception as err:
-            self.say_now(f"No hint available ({err.__class__.__name__}).")
-            return
-        if not ranked:
-            self.say_now("No hint available: the computer's AI could not start.")
-            return
-        if ctl is self.ctl and ctl.human_to_move and ctl.game.position == pos:
-            try:
-                ctl.set_hint(ranked[0][0])
-            except ValueError:
-                pass
-            self.update()
-            self.status.textContent = f"Hint: the computer would play {ranked[0][0]}."
+        await self.hints.show()
 
     def go_live(self):
         self.ctl.view_history(None)

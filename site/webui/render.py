@@ -59,7 +59,7 @@ class View:
     def __init__(self, bottom: str = WHITE, dice: tuple = (), dice_left=None, opening=None, me=None,
                  legal=(), picked=None, focus=None, tab_stop=None, moved=None, hint: tuple = (),
                  turn=None, position_id=None, testid="board", uid: str = "b", interactive: bool = True,
-                 numbers: bool = True, animate: bool = True, label: str = "", extra=None):
+                 numbers: bool = True, animate: bool = True, label: str = "", extra=None, played: tuple = ()):
         self.bottom = bottom                # colour whose home is bottom-right: "white"
         self.dice = dice                    # dice rolled this turn: (3, 1); () before the roll
         self.dice_left = dice_left          # dice still to play: (1,); None = all of them
@@ -80,6 +80,7 @@ class View:
         self.animate = animate              # False when the user prefers reduced motion
         self.label = label                  # caption for assistive tech
         self.extra = {} if extra is None else extra  # more data-* attributes: {"mode": "ai"}, written sorted
+        self.played = played                # arrows of the play made, next to the hint's (a review)
 
     def __repr__(self) -> str:
         return "View(" + ", ".join(f"{k}={v!r}" for k, v in sorted(self.__dict__.items())) + ")"
@@ -532,6 +533,8 @@ def render_board(position, view=None) -> str:
 
     # dice in the middle band: the roller's own half is on their right
     out.append(_dice_svg(v, turn))
+    if v.played:
+        out.append(_hint_svg(position, v, turn, v.played, "played"))
     if v.hint:
         out.append(_hint_svg(position, v, turn))
     out.append("</svg>")
@@ -547,21 +550,23 @@ def _stack_height(position, point, color: str) -> int:
     return n if c == color else 0
 
 
-def _hint_svg(position, v: View, turn: str) -> str:
-    """Arrows from each hinted step's source checker to where it lands."""
-    col = C["hint"]
+def _hint_svg(position, v: View, turn: str, arrows=None, kind: str = "hint") -> str:
+    """Arrows from each step's source checker to where it lands: the hint's
+    (``kind`` "hint"), or the play made (``kind`` "played", another colour)."""
+    col = C[kind]
+    marker = f"{v.uid}-arrow" if kind == "hint" else f"{v.uid}-{kind}-arrow"
     out = [
-        f'<g class="hint" aria-hidden="true" pointer-events="none">'
-        f'<defs><marker id="{v.uid}-arrow" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4" markerHeight="4" '
+        f'<g class="{kind}" aria-hidden="true" pointer-events="none">'
+        f'<defs><marker id="{marker}" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4" markerHeight="4" '
         f'orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="{col}"/></marker></defs>'
     ]
-    for src, dst in v.hint:
+    for src, dst in (v.hint if arrows is None else arrows):
         h = _stack_height(position, src, turn)
         sx, sy = checker_center(v.bottom, src, max(h - 1, 0), turn)
         dx, dy = checker_center(v.bottom, dst, _stack_height(position, dst, turn), turn)
         out.append(
             f'<line x1="{_f(sx)}" y1="{_f(sy)}" x2="{_f(dx)}" y2="{_f(dy)}" stroke="{col}" stroke-width="6" '
-            f'stroke-linecap="round" stroke-opacity=".9" marker-end="url(#{v.uid}-arrow)"/>'
+            f'stroke-linecap="round" stroke-opacity=".9" marker-end="url(#{marker})"/>'
             f'<circle cx="{_f(sx)}" cy="{_f(sy)}" r="{_f(R - 2)}" fill="none" stroke="{col}" stroke-width="4"/>'
         )
     out.append("</g>")
