@@ -90,6 +90,8 @@ MICROPYTHON_OPTIONAL = ["README.md", "LICENSE"]
 #: engine/ modules that are command line or benchmark only (everything else
 #: in engine/ is the runtime rules engine, shipped to both interpreters).
 ENGINE_DEV_ONLY = {"__main__.py", "bench.py"}
+#: engine/ modules only the page's main thread uses (the .mat export), not shipped to the AI worker.
+ENGINE_MAIN_ONLY = {"matfile.py"}
 #: The AI's runtime files, relative to ai/ (explicit: ai/ also holds the
 #: benchmarks ``bench.py``, ``speed.py``, ``level_losses.py``, the gnubg
 #: reference players ``gnubg_noise.py``, ``tools/`` and ``training/``).
@@ -272,7 +274,7 @@ def main_zip_files() -> list[tuple[str, Path]]:
 
 def worker_zip_files() -> list[tuple[str, Path]]:
     """(name in the zip, source) for ``py/worker.zip``: engine/, the AI's runtime, the worker's webui/."""
-    files = [(name, ROOT / name) for name in engine_files()]
+    files = [(name, ROOT / name) for name in engine_files() if name[len("engine/"):] not in ENGINE_MAIN_ONLY]
     files += [(f"ai/{name}", ROOT / "ai" / name) for name in AI_RUNTIME]
     files += [(f"webui/{name}", SITE / "webui" / name) for name in WEBUI_WORKER]
     return files
