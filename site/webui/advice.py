@@ -10,6 +10,8 @@ than 0.16 a blunder; the error rate is the equity lost per unforced decision
 Intermediate 0.018, Casual player 0.026, Beginner 0.035, else Awful!.
 """
 
+from engine import Position, to_absolute
+
 from .game_text import board_notation, dice_words
 
 # (equity lost above which, verdict), worst first: gnubg's arSkillLevel
@@ -124,8 +126,19 @@ class Review:
             return "No decisions to review: every play was forced."
         counts = {w: sum(1 for r in rows if r["verdict"] == w) for _, w in VERDICTS}
         rate = self.error_rate()
+        word = rating(rate)
         return (f"{len(rows)} decision{'s' if len(rows) != 1 else ''} reviewed: "
                 f"{counts['blunder']} blunder{'s' if counts['blunder'] != 1 else ''}, "
                 f"{counts['error']} error{'s' if counts['error'] != 1 else ''}, "
                 f"{counts['doubtful']} doubtful. Error rate {mEMG(rate)} mEMG per move "
-                f"(equity lost {signed(-sum(r['loss'] for r in rows))} in all): {rating(rate)}.")
+                f"(equity lost {signed(-sum(r['loss'] for r in rows))} in all). Rating: {word}"
+                f"{'' if word.endswith('!') else '.'}")
+
+
+def play_arrows(position_id: str, color: str, dice, notation: str) -> tuple:
+    """The board's arrows for a play: absolute (source, destination) per step."""
+    if not notation:
+        return ()
+    pos = Position.from_id(position_id, turn=color)
+    play = pos.parse_play(notation, dice[0], dice[1])
+    return tuple((to_absolute(color, st.src), to_absolute(color, st.dst)) for st in play.steps)

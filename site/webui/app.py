@@ -27,6 +27,7 @@ from webui.board_view import BoardView  # noqa: E402
 from webui.controller import PARAM_ORDER, Controller, Settings, dice_text  # noqa: E402
 from webui.export_panel import ExportPanel  # noqa: E402
 from webui.hint_panel import HintPanel  # noqa: E402
+from webui.review_panel import ReviewPanel  # noqa: E402
 from webui.dom import by_id, later, missing, on, query_params, reduced_motion, set_query, today  # noqa: E402
 from webui.modes import cap  # noqa: E402
 from webui.page_storage import PageStorage  # noqa: E402
@@ -108,6 +109,7 @@ class GamePage:
         self.recent = []              # the last messages shown in the status line
         self.update_task = None
         self.hints = HintPanel(self)  # the Hint button's list of the best plays
+        self.review = ReviewPanel(self)  # the post-game review
 
     @property
     def ctl(self):
@@ -164,6 +166,7 @@ class GamePage:
         on(by_id("opt-name"), "change", self.on_name)
         ExportPanel(self).bind()
         self.hints.bind()
+        self.review.bind()
 
     # -------------------------------------------------------------- form
     def fill_form(self):
@@ -264,6 +267,7 @@ class GamePage:
         self.render_history()
         self.render_result()
         self.hints.sync()
+        self.review.sync()
         document.body.classList.toggle("viewing", not live)
         by_id("live").hidden = live
 
