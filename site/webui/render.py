@@ -397,8 +397,8 @@ def render_board(position, view=None) -> str:
         if v.picked == p:
             label += ", checker picked up"
         g = [f'<g class="point" data-point="{p}" aria-label="{label}"']
-        if v.interactive:
-            g.append(f' role="button" tabindex="{0 if p == tab else -1}"')
+        # a labelled element needs a role: a button to play on, a picture in a diagram
+        g.append(f' role="button" tabindex="{0 if p == tab else -1}"' if v.interactive else ' role="img"')
         if p in legal:
             g.append(' data-legal="true"')
         if v.picked == p:
@@ -444,8 +444,7 @@ def render_board(position, view=None) -> str:
     # bar
     wb, bb = position.bar(WHITE), position.bar(BLACK)
     g = [f'<g class="bar" data-point="bar" aria-label="bar, {_plural(wb, WHITE)}, {_plural(bb, BLACK)}"']
-    if v.interactive:
-        g.append(f' role="button" tabindex="{0 if tab == "bar" else -1}"')
+    g.append(f' role="button" tabindex="{0 if tab == "bar" else -1}"' if v.interactive else ' role="img"')
     if "bar" in legal:
         g.append(' data-legal="true"')
     if v.picked == "bar":
@@ -481,8 +480,7 @@ def render_board(position, view=None) -> str:
         f'<g class="tray" data-point="off" aria-label="off, {_plural(wo, WHITE)} and '
         f'{_plural(bo, BLACK)} borne off"'
     ]
-    if v.interactive:
-        g.append(f' role="button" tabindex="{0 if tab == "off" else -1}"')
+    g.append(f' role="button" tabindex="{0 if tab == "off" else -1}"' if v.interactive else ' role="img"')
     if "off" in legal:
         g.append(' data-legal="true"')
     g.append(">")
@@ -514,7 +512,7 @@ def render_board(position, view=None) -> str:
         active = color == turn and not v.opening and not _finished(position)
         ink = C["legal"] if active else C["wood_text"]
         out.append(
-            f'<g class="pips {color}{" on-roll" if active else ""}" aria-label="{color} pip count {position.pip(color)}">'
+            f'<g class="pips {color}{" on-roll" if active else ""}" role="img" aria-label="{color} pip count {position.pip(color)}">'
             f'<circle cx="{TRAY_X + 12}" cy="{_f(y - 6)}" r="7" fill="url(#{u}-{"cw" if color == WHITE else "cb"})" '
             f'stroke="{ink if active else "#000"}" stroke-width="{2.5 if active else 1}"/>'
             f'<text x="{TRAY_X + TRAYW - 8}" y="{_f(y)}" text-anchor="end" font-size="21" font-weight="{700 if active else 400}" '
