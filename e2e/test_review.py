@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+from axe_audit import serious_violations
 from webui.advice import rating, verdict
 from webui.analysis import review_decision
 from test_game_play import play_game
@@ -78,6 +79,7 @@ def test_full_review_of_a_finished_game(page, wait_ready, page_log, shoot):
         assert "played" in caption and "best" in caption
         assert board.locator("g.played line").count() >= 1 and board.locator("g.hint line").count() >= 1
     shoot(page, "review-done", full_page=True)
+    assert serious_violations(page) == []
     first = rows.nth(0)
     first.click()
     assert first.get_attribute("aria-pressed") == "true"
