@@ -52,6 +52,12 @@ def test_hint_lists_the_best_plays_in_board_numbers(page, wait_ready, page_log, 
             assert _arrows(page) == _expected_arrows(pos, rows.nth(1).get_attribute("data-notation"), d1, d2)
         if turn == 0:
             shoot(page, "hint-list", full_page=True)
+            page.set_viewport_size({"width": 390, "height": 844})
+            box.scroll_into_view_if_needed()
+            shoot(page, "hint-list-phone-390")
+            for i in range(n):   # each row is a tap target of at least 44 CSS px
+                assert rows.nth(i).bounding_box()["height"] >= 44
+            page.set_viewport_size({"width": 1366, "height": 1000})
         # play the hinted move through the board and go on: the list goes with the turn
         ref = TurnBuilder(pos, (d1, d2))
         for st in pos.parse_play(rows.nth(0).get_attribute("data-notation"), d1, d2).steps:

@@ -6,6 +6,7 @@ gnubg's rating words, and a chosen decision shows both plays on a board."""
 from __future__ import annotations
 
 import json
+import time
 
 from axe_audit import serious_violations
 from webui.advice import rating, verdict
@@ -18,7 +19,7 @@ def saved_history(page):
     return saved["game"]["history"]
 
 
-def test_full_review_of_a_finished_game(page, wait_ready, page_log, shoot):
+def test_full_review_of_a_finished_game(page, wait_ready, page_log, shoot, capsys):
     page.emulate_media(reduced_motion="reduce")
     page.set_viewport_size({"width": 1366, "height": 1000})
     page.goto("index.html?mode=ai&level=1&color=white&seed=31")
@@ -46,8 +47,12 @@ def test_full_review_of_a_finished_game(page, wait_ready, page_log, shoot):
     assert "Review stopped after" in page.locator("#review-progress-text").text_content()
 
     # the whole review
+    started = time.monotonic()
     page.get_by_test_id("review-start").click()
     page.wait_for_function("() => document.getElementById('review').dataset.state === 'done'", timeout=600_000)
+    took = time.monotonic() - started
+    with capsys.disabled():
+        print(f"\nreview of {len(mine)} decisions: {took:.1f} s ({took / len(mine):.2f} s a decision)")
     assert rows.count() == len(mine)
     assert [int(rows.nth(i).get_attribute("data-index")) for i in range(rows.count())] == mine
     losses = []
@@ -80,6 +85,10 @@ def test_full_review_of_a_finished_game(page, wait_ready, page_log, shoot):
         assert board.locator("g.played line").count() >= 1 and board.locator("g.hint line").count() >= 1
     shoot(page, "review-done", full_page=True)
     assert serious_violations(page) == []
+    page.set_viewport_size({"width": 390, "height": 844})
+    box.scroll_into_view_if_needed()
+    shoot(page, "review-phone-390", full_page=True)
+    page.set_viewport_size({"width": 1366, "height": 1000})
     first = rows.nth(0)
     first.click()
     assert first.get_attribute("aria-pressed") == "true"
