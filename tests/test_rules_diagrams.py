@@ -1,39 +1,17 @@
 """Every diagram of the rules page shows what its caption says, checked with the engine.
 
 Each ``.bg-board`` in site/rules.html is a position (and maybe dice and a
-picked-up checker with its lit destinations). A lit set must be exactly the
-engine's legal destinations; the boards marked ``data-rule`` must show that
-rule: the opening roll, both dice played, the higher die when only one fits,
+picked-up checker with its lit destinations). The boards marked ``data-rule``
+must show that rule: the opening roll, both dice played, the higher die when only one fits,
 a turn with no legal move, the three kinds of win, a hit during the bear-off.
+(That every lit set is the engine's is tests/test_webui_pages.py's check.)
 """
-from html.parser import HTMLParser
-from pathlib import Path
-
 import pytest
 
-from engine import BLACK, WHITE, Position, TurnBuilder, from_absolute, other, result_kind, to_absolute
+from engine import BLACK, WHITE, Position, other, result_kind
+from test_webui_pages import diagrams
 
-RULES = Path(__file__).resolve().parents[1] / "site" / "rules.html"
-
-
-class Boards(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.boards = []
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "div" and "bg-board" in (a.get("class") or "").split() and a.get("data-live") != "true":
-            self.boards.append(a)
-
-
-def boards():
-    p = Boards()
-    p.feed(RULES.read_text())
-    return p.boards
-
-
-BOARDS = boards()
+BOARDS = [b for b in diagrams("rules.html") if b.get("data-live") != "true"]
 BY_RULE = {b["data-rule"]: b for b in BOARDS if "data-rule" in b}
 
 
@@ -49,10 +27,6 @@ def _lit(b):
     return {x.strip() for x in b.get("data-legal", "").split(",") if x.strip()}
 
 
-def _point(text):
-    return text if text in ("bar", "off") else int(text)
-
-
 def _open(pos, color, point):
     """A single hop of ``color`` may land on absolute ``point`` (ignoring the rest of the roll)."""
     owner, n = pos.owner(point)
@@ -63,17 +37,6 @@ def test_the_page_has_a_board_for_every_rule_of_the_brief():
     assert set(BY_RULE) == {"opening", "both-dice", "higher-die", "no-move", "single", "gammon", "backgammon",
                             "bear-off-hit", "bear-off-hit-after"}
     assert len(BOARDS) >= 16
-
-
-@pytest.mark.parametrize("b", [b for b in BOARDS if b.get("data-picked") and b.get("data-dice")],
-                         ids=lambda b: b.get("data-caption", "")[:40])
-def test_lit_points_are_the_engines_legal_destinations(b):
-    pos = _pos(b)
-    t = TurnBuilder(pos, _dice(b))
-    picked = _point(b["data-picked"])
-    src = from_absolute(pos.turn, picked)
-    want = {str(to_absolute(pos.turn, d)) for d in t.destinations(src)} if src in t.sources() else set()
-    assert _lit(b) == want
 
 
 def test_opening_roll_shows_one_die_each_and_the_higher_moves_first():
