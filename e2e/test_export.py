@@ -117,6 +117,11 @@ def test_a_pasted_position_id_sets_up_a_practice_game(page, wait_ready, page_log
     pid = race.id
     field.fill(f"Position ID: {pid}")
     page.get_by_test_id("practice-turn").select_option("black")
+    # a game in play is only ended when the player says so
+    page.once("dialog", lambda d: d.dismiss())
+    page.get_by_test_id("practice-setup").click()
+    page.wait_for_function("() => document.getElementById('export-note').textContent.includes('goes on')")
+    assert board_attrs(page)["positionId"] == before
     page.once("dialog", lambda d: d.accept())
     page.get_by_test_id("practice-setup").click()
     page.wait_for_function(f"() => document.querySelector('{BOARD}').dataset.positionId !== '{before}'")
