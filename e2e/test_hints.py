@@ -83,3 +83,29 @@ def _arrows(page):
 
 def _expected_arrows(pos, notation, d1, d2):
     return len(pos.parse_play(notation, d1, d2).steps)
+
+
+def test_first_hint_right_after_the_page_loads(page, wait_ready, page_log, capsys):
+    """An impatient player: Hint pressed as soon as the board is playable, while the AI's
+    worker may still be loading. The list comes once it is up; the wait is said meanwhile."""
+    page.emulate_media(reduced_motion="reduce")
+    page.goto("index.html?mode=local&seed=9")
+    wait_ready(page)
+    while wait_settled(page) != "move":
+        page.get_by_role("button", name="Roll").click()
+    was = page.evaluate("() => document.body.dataset.ai")
+    page.get_by_role("button", name="Hint").click()
+    page.wait_for_function("() => ['book', 'quick', 'deep'].includes(document.getElementById('hints').dataset.depth)",
+                           timeout=180_000)
+    box = page.get_by_test_id("hint-list")
+    book = box.get_attribute("data-book-ms")
+    page.wait_for_function("() => document.getElementById('hints').dataset.depth === 'deep'", timeout=180_000)
+    quick = int(box.get_attribute("data-quick-ms"))
+    with capsys.disabled():
+        print(f"\nfirst hint right after load (AI worker {was} at the click): opening book {book} ms, "
+              f"full list {quick} ms")
+    if was == "loading":
+        # the opening turn is in the book: its play is there at once, before the worker
+        assert book is not None and int(book) < quick
+    assert page.get_by_test_id("hint-list").locator("button[data-notation]").count() >= 1
+    assert page_log.problems() == []

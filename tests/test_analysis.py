@@ -3,7 +3,7 @@ import pytest
 
 from engine import BLACK, WHITE, Dice, Game, HistoryEntry, Position, build
 from micropython import run
-from webui.advice import RATINGS, Review, decisions, hint_rows, mEMG, rating, verdict
+from webui.advice import RATINGS, Review, book_row, decisions, hint_rows, mEMG, rating, verdict
 from webui.analysis import hint_list, review_decision
 
 START = Position.start()
@@ -106,3 +106,8 @@ def test_advice_reads_the_same_on_micropython():
     assert "blunder" in mp and "Advanced" in mp and "1/7 12/16" in mp
     assert "3-1: 1/4 1/2, best 17/20 19/20 (−0.200, blunder)" in mp
     assert "2 decisions reviewed: 1 blunder, 0 errors, 0 doubtful. Error rate −100.0 mEMG per move" in mp
+
+
+def test_the_book_row_names_the_play_in_board_numbers_and_promises_the_rest():
+    row = book_row(BLACK, "24/18 13/9")
+    assert row["play"] == "1/7 12/16" and row["notation"] == "24/18 13/9" and "once the AI has loaded" in row["chances"]

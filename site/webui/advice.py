@@ -54,6 +54,14 @@ def hint_rows(color: str, hints: list) -> list:
     return rows
 
 
+def book_row(color: str, notation: str) -> dict:
+    """The one row shown while the AI's worker loads: the opening book's play (level 5's), no numbers yet."""
+    play = board_notation(color, notation)
+    return {"notation": notation, "play": play, "equity": "…", "loss": "best",
+            "chances": "the AI's opening book; equities and chances once the AI has loaded",
+            "label": f"1. {play}: the best play from the opening book (equities once the AI has loaded)"}
+
+
 def verdict(loss) -> str:
     """"blunder", "error", "doubtful" or "" for the equity a play gave away."""
     for limit, word in VERDICTS:

@@ -1,16 +1,18 @@
 """The Hint button's answer: the best 3-5 plays with equity and chances, the
 chosen one drawn as arrows on the board (page layer; rows from ``advice``).
 
-The list comes in two steps so the first answer never takes seconds: the
-worker's quick 0-ply ranking (tens of milliseconds once it is loaded), then
-the one-roll lookahead of level 5, which replaces it. ``data-depth`` says
-which one is shown ("quick", "deep"); ``data-quick-ms`` / ``data-deep-ms``
-how long each took from the click (for tests and measurements).
+The list comes in steps so the first answer does not take seconds: while the
+AI's worker is still loading, the opening book's play where it has one (the
+first turns: "book"); then the worker's quick 0-ply ranking (tens of
+milliseconds once it is loaded: "quick"), then the one-roll lookahead of
+level 5, which replaces it ("deep"). ``data-depth`` says which one is shown;
+``data-book-ms`` / ``data-quick-ms`` / ``data-deep-ms`` how long each took
+from the click (for tests and measurements).
 """
 
 import js
 
-from webui.advice import hint_rows
+from webui.advice import book_row, hint_rows
 from webui.dom import by_id, missing, on
 
 
@@ -56,13 +58,17 @@ class HintPanel:
         d1, d2 = ctl.game.dice
         start = float(js.performance.now())
         self.box.dataset.depth = "waiting"
-        self.box.removeAttribute("data-quick-ms")
-        self.box.removeAttribute("data-deep-ms")
+        for depth in ("book", "quick", "deep"):
+            self.box.removeAttribute(f"data-{depth}-ms")
         self._note("Thinking about the best plays…")
         self.box.hidden = False
+        if page.ai.loading:
+            await self._from_book(key, pos, d1, d2, start)
 
         def waiting(seconds):
-            self._note(f"The computer's AI is getting ready ({seconds} s)…")
+            lead = ("From the AI's opening book; the full list comes when the AI has loaded"
+                    if str(self.box.dataset.depth) == "book" else "The computer's AI is getting ready")
+            self._note(f"{lead} ({seconds} s)…")
 
         for level, depth in ((4, "quick"), (5, "deep")):
             try:
@@ -81,17 +87,30 @@ class HintPanel:
         if best:
             page.status.textContent = f"Hint: the computer would play {best}."
 
+    async def _from_book(self, key, pos, d1, d2, start):
+        """The opening book's play (level 5's), while the worker loads."""
+        book = await self.page.ai.book()
+        play = None if book is None else book.play(pos, d1, d2, 5)
+        if play is None or self.key != key or self._key() != key or not self.page.ai.loading:
+            return
+        self.box.setAttribute("data-book-ms", str(int(float(js.performance.now()) - start)))
+        self._show_rows([book_row(pos.turn, play.notation)], "book")
+        self._note("From the AI's opening book; the full list comes when the AI has loaded…")
+
     def _note(self, text):
         by_id("hints-note").textContent = text
 
     def _render(self, color, hints, depth):
+        self._show_rows(hint_rows(color, hints), depth)
+        self._note("At a first glance (refining…)" if depth == "quick" else
+                   "Looking a roll ahead. Equity: points per game won or lost on average; choose a play to see it.")
+
+    def _show_rows(self, rows, depth):
         ctl = self.page.ctl
-        self.rows = hint_rows(color, hints)
+        self.rows = rows
         self.box.dataset.depth = depth
         d1, d2 = ctl.game.dice
         by_id("hints-h").textContent = f"Best plays for {d1}-{d2}"
-        self._note("At a first glance (refining…)" if depth == "quick" else
-                   "Looking a roll ahead. Equity: points per game won or lost on average; choose a play to see it.")
         items = []
         for i, r in enumerate(self.rows):
             items.append(
