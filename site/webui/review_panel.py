@@ -38,7 +38,7 @@ class ReviewPanel:
     # ------------------------------------------------------------ running
     def start(self):
         ctl = self.page.ctl
-        if ctl.game is None or not ctl.game.is_over:
+        if ctl.game is None or not ctl.result():   # over, by the last checker or a resignation
             return
         self.cancel()
         me = ctl.mode.me()
