@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 from engine import Dice, Game, Position, to_absolute  # noqa: E402
 
 from engine import TurnBuilder  # noqa: E402
+from webui.game_text import board_notation  # noqa: E402
 
 BOARD = '[data-testid="board"]'
 SETTLED = """() => {
@@ -219,7 +220,7 @@ def test_undo_history_view_and_copy(fast, wait_ready, page_log, shoot):
     page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Hint')", timeout=60_000)
     hinted = page.get_by_role("status").text_content().split("would play ")[1].rstrip(".")
     legal = {p.notation for p in Position.from_id(a["positionId"], turn=turn).legal_plays(d1, d2)}
-    assert hinted in legal
+    assert board_notation(turn, hinted) in legal  # written in the board's numbers
     assert page.locator(f"{BOARD} .hint line").count() >= 1  # drawn on the board as arrows
     assert page_log.problems() == []
 

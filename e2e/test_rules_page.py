@@ -21,7 +21,7 @@ def block_python(page):
     page.route("**/py/*.zip", lambda route: route.abort())
 
 
-def test_rules_boards_show_before_python(page, shoot):
+def test_rules_boards_show_before_python(page, shoot, screenshot_dir):
     block_python(page)
     page.set_viewport_size({"width": 1366, "height": 900})
     page.goto("rules.html")
@@ -33,10 +33,19 @@ def test_rules_boards_show_before_python(page, shoot):
         box = d.bounding_box()
         assert box and box["width"] > 200 and box["height"] > 100
     # the diagrams show what the text says: the bar entry lights 4 and 10, bearing off lights the tray
-    assert set(page.eval_on_selector_all('.bg-board[data-picked="bar"] [data-legal="true"]',
+    assert set(page.eval_on_selector_all('.bg-board[data-picked="bar"][data-dice="6,4"] [data-legal="true"]',
                                          "els => els.map(e => e.dataset.point)")) == {"4", "10"}
     assert page.locator('.bg-board[data-dice="6,5"] [data-point="off"][data-legal="true"]').count() == 1
     assert page.locator('svg[data-testid="board"]').count() == 1  # the live board, pre-drawn too
+    # every rule of the brief has its board (tests/test_rules_diagrams.py checks each against the engine)
+    for rule in ("opening", "both-dice", "higher-die", "no-move", "single", "gammon", "backgammon",
+                 "bear-off-hit", "bear-off-hit-after"):
+        fig = page.locator(f'.bg-board[data-rule="{rule}"]')
+        assert fig.locator('svg[data-testid="diagram"]').count() == 1, rule
+        assert fig.bounding_box()["height"] > 100, rule
+        fig.locator("xpath=..").screenshot(path=str(screenshot_dir / f"rules-{rule}.png"))
+    assert page.locator('.bg-board[data-rule="opening"] .die').count() == 2
+    assert page.locator('.bg-board[data-rule="no-move"] [data-legal="true"]').count() == 0
     assert page.evaluate("() => document.body.dataset.ready") == "false"
     shoot(page, "rules-desktop-1366", full_page=True)
     page.set_viewport_size({"width": 390, "height": 844})

@@ -188,6 +188,8 @@ class Game:
             "opening": list(self.opening) if self.opening else None,
             "started": self.started,
             "history": [[e.color, list(e.dice), e.notation, e.before_id, e.after_id] for e in self.history],
+            # a game from a set-up position (no opening roll) keeps where it started
+            "start": None if self.opening or not self.history else [self.history[0].before_id, self.history[0].color],
             "dice_seed": self.dice_source.seed,
             "dice_state": self.dice_source.getstate(),
         }
@@ -201,7 +203,14 @@ class Game:
         if not isinstance(data, dict) or data.get("version") != SAVE_VERSION:
             raise ValueError("saved game is from another version or not a saved game")
         try:
-            game = cls(dice=_saved_dice(data))
+            start = data.get("start")
+            if start and not data.get("opening"):
+                game = cls(dice=_saved_dice(data), position=Position.from_id(str(start[0]), turn=str(start[1])))
+            elif data.get("started") and not data.get("opening") and not data.get("history"):
+                # set up, nothing played yet: the position is the start
+                game = cls(dice=_saved_dice(data), position=Position.from_id(data["position_id"], turn=data["turn"]))
+            else:
+                game = cls(dice=_saved_dice(data))
             if data.get("opening"):
                 w, b = data["opening"]
                 game.set_opening(int(w), int(b))

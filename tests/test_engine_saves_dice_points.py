@@ -91,3 +91,25 @@ def test_points_text_and_arithmetic():
     for bad in ("", "1/2", "5/0", "x", "1.5", "1//3", "/3", None):
         with pytest.raises(ValueError):
             Points.parse(bad)  # type: ignore[arg-type]
+
+
+def test_a_game_from_a_set_up_position_saves_and_restores():
+    import json
+
+    from engine import BLACK, Dice, Game, Position, build
+
+    start = build("w 6:2 5:3 4:2 off:8; b 19:3 20:4 21:1 off:7", turn=BLACK)
+    game = Game(dice=Dice(5), position=start)
+    fresh = Game.from_dict(json.loads(json.dumps(game.to_dict())))
+    assert fresh.position == start and fresh.history == [] and fresh.opening is None
+    for _ in range(6):
+        game.roll()
+        plays = game.legal_plays()
+        game.play(plays[0]) if plays else game.pass_turn()
+        back = Game.from_dict(json.loads(json.dumps(game.to_dict())))
+        assert back.position == game.position and back.history == game.history
+        assert back.to_dict() == game.to_dict()
+    game.roll()
+    back = Game.from_dict(json.loads(json.dumps(game.to_dict())))
+    assert back.dice == game.dice
+    assert Position.start().id != game.history[0].before_id

@@ -105,6 +105,8 @@ MICROPYTHON_OPTIONAL = ["README.md", "LICENSE"]
 #: engine/ modules that are command line or benchmark only (everything else
 #: in engine/ is the runtime rules engine, shipped to both interpreters).
 ENGINE_DEV_ONLY = {"__main__.py", "bench.py"}
+#: engine/ modules only the page's main thread uses (the .mat export), not shipped to the AI worker.
+ENGINE_MAIN_ONLY = {"matfile.py"}
 #: The AI's runtime files, relative to ai/ (explicit: ai/ also holds the
 #: benchmarks ``bench.py``, ``speed.py``, ``level_losses.py``, the gnubg
 #: reference players ``gnubg_noise.py``, ``tools/`` and ``training/``).
@@ -121,10 +123,10 @@ AI_RUNTIME = [
     "weights/race.bin",
 ]
 #: site/webui/ modules that run in the AI worker (Pyodide) only.
-WEBUI_WORKER = ["__init__.py", "ai_worker.py", "autoplay.py", "fallback_player.py"]
+WEBUI_WORKER = ["__init__.py", "ai_worker.py", "analysis.py", "autoplay.py", "fallback_player.py"]
 #: site/webui/ modules kept out of the main thread's zip: worker-side, or
 #: build-time (prerender.py runs here, in CPython).
-WEBUI_NOT_MAIN = {"ai_worker.py", "autoplay.py", "prerender.py"}
+WEBUI_NOT_MAIN = {"ai_worker.py", "analysis.py", "autoplay.py", "prerender.py"}
 #: site/webui/ files copied loose into dist/webui/: the scripts that pages
 #: load by URL (``<script type="mpy" src=...>``, the worker's ``src``).
 WEBUI_ENTRY_SCRIPTS = ["app.py", "rules_app.py", "ai_worker.py"]
@@ -304,7 +306,7 @@ def main_zip_files() -> list[tuple[str, Path]]:
 
 def worker_zip_files() -> list[tuple[str, Path]]:
     """(name in the zip, source) for ``py/worker.zip``: engine/, the AI's runtime, the worker's webui/."""
-    files = [(name, ROOT / name) for name in engine_files()]
+    files = [(name, ROOT / name) for name in engine_files() if name[len("engine/"):] not in ENGINE_MAIN_ONLY]
     files += [(f"ai/{name}", ROOT / "ai" / name) for name in AI_RUNTIME]
     files += [(f"webui/{name}", SITE / "webui" / name) for name in WEBUI_WORKER]
     return files

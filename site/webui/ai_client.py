@@ -123,8 +123,15 @@ class AiClient:
                 js.console.error(f"the AI's worker failed ({err!r}); the simple player moves")
         return fallback_choice(pos, d1, d2)
 
-    async def hint(self, pos, d1, d2, waiting=None):
-        """Ranked plays [[notation, equity]], best first; None when the AI cannot answer."""
+    async def hint(self, pos, d1, d2, waiting=None, level=5):
+        """The best plays (dicts: notation, equity, loss, win and gammon chances, ply), best first;
+        None when the AI cannot answer. Level 4 answers at once (0-ply), 5 looks a roll ahead."""
         if not await self.ready(waiting):
             return None
-        return json.loads(str(await self.worker.hint(pos.id, pos.turn, d1, d2)))
+        return json.loads(str(await self.worker.hint(pos.id, pos.turn, d1, d2, level)))
+
+    async def review(self, position_id, turn, d1, d2, notation):
+        """One decision judged (``analysis.review_decision``); None when the AI cannot answer."""
+        if not await self.ready():
+            return None
+        return json.loads(str(await self.worker.review(position_id, turn, d1, d2, notation)))

@@ -29,6 +29,9 @@ from webui.ai_client import AiClient  # noqa: E402
 from webui.board_input import BoardInput  # noqa: E402
 from webui.board_view import BoardView  # noqa: E402
 from webui.controller import PARAM_ORDER, Controller, Settings, dice_text  # noqa: E402
+from webui.export_panel import ExportPanel  # noqa: E402
+from webui.hint_panel import HintPanel  # noqa: E402
+from webui.review_panel import ReviewPanel  # noqa: E402
 from webui.dom import by_id, later, missing, on, query_params, reduced_motion, set_query, today  # noqa: E402
 from webui.modes import cap  # noqa: E402
 from webui.page_storage import PageStorage  # noqa: E402
@@ -109,6 +112,8 @@ class GamePage:
         self.game = None
         self.recent = []              # the last messages shown in the status line
         self.update_task = None
+        self.hints = HintPanel(self)  # the Hint button's list of the best plays
+        self.review = ReviewPanel(self)  # the post-game review
 
     @property
     def ctl(self):
@@ -163,6 +168,9 @@ class GamePage:
         on(by_id("copy-id"), "click", lambda e: later(self.copy_id(), "copy"))
         on(by_id("history"), "click", self.on_history)
         on(by_id("opt-name"), "change", self.on_name)
+        ExportPanel(self).bind()
+        self.hints.bind()
+        self.review.bind()
 
     # -------------------------------------------------------------- form
     def fill_form(self):
@@ -205,9 +213,9 @@ class GamePage:
         if not game.friend:
             self.ai.start()
 
-    def new_game(self, settings):
+    def new_game(self, settings, start=None):
         ctl = Controller()
-        ctl.new_game(settings)
+        ctl.new_game(settings, start)
         ctl.auto = None
         self.switch(DeviceGame(self, ctl))
         # a new version of the site waits for a new game, never swaps mid-game
@@ -262,6 +270,8 @@ class GamePage:
             self.status.textContent = " ".join(self.recent)
         self.render_history()
         self.render_result()
+        self.hints.sync()
+        self.review.sync()
         document.body.classList.toggle("viewing", not live)
         by_id("live").hidden = live
 
@@ -365,31 +375,7 @@ class GamePage:
                              "Reload the page to try again.")
 
     async def show_hint(self):
-        ctl = self.ctl
-        if not ctl.human_to_move:
-            return
-        pos = ctl.game.position
-        d1, d2 = ctl.game.dice
-        self.say_now("Thinking about a hint…")
-
-        def waiting(seconds):
-            self.say_now(f"Hint: the computer is getting ready ({seconds} s)…")
-
-        try:
-            ranked = await self.ai.hint(pos, d1, d2, waiting)
-        except Exception as err:
-            self.say_now(f"No hint available ({err.__class__.__name__}).")
-            return
-        if not ranked:
-            self.say_now("No hint available: the computer's AI could not start.")
-            return
-        if ctl is self.ctl and ctl.human_to_move and ctl.game.position == pos:
-            try:
-                ctl.set_hint(ranked[0][0])
-            except ValueError:
-                pass
-            self.update()
-            self.status.textContent = f"Hint: the computer would play {ranked[0][0]}."
+        await self.hints.show()
 
     def go_live(self):
         self.ctl.view_history(None)

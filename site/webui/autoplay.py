@@ -10,7 +10,6 @@ import sys
 import traceback
 
 from ai import choose as ai_choose
-from ai.hint import hint as ai_hint
 from engine import Position
 
 from .fallback_player import fallback_choice
@@ -25,9 +24,3 @@ def choose(position_id: str, turn: str, d1: int, d2: int, level: int = 3, seed=N
     except Exception:  # the AI must never break the game: fall back, but say so loudly
         traceback.print_exc(file=sys.stderr)  # the browser console; e2e tests fail on it
         return fallback_choice(pos, d1, d2)
-
-
-def hint(position_id: str, turn: str, d1: int, d2: int, limit: int = 3) -> list:
-    """Ranked plays [(notation, equity)], best first."""
-    pos = Position.from_id(position_id, turn=turn)
-    return [(h.notation, round(h.equity, 3)) for h in ai_hint(pos, d1, d2)[:limit]]

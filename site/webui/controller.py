@@ -124,17 +124,23 @@ class Controller:
         self.auto = None            # (position, dice, frames) of a play made automatically
 
     # ------------------------------------------------------------ set-up
-    def new_game(self, settings=None) -> None:
+    def new_game(self, settings=None, start=None) -> None:
+        """A new game; ``start`` (a Position, its side on roll) sets up a practice position."""
         if settings is not None:
             self.settings = settings
             self.mode = mode_for(settings)
-        self.game = Game(dice=Dice(self.settings.seed))
+        self.game = Game(dice=Dice(self.settings.seed), position=start)
         self.builder = None
         self.picked = None
         self.legal = {}
         self.viewing = None
         self.hint = None
         self.message = ""
+        if start is not None:
+            self.opening = None
+            self.say("Practice position set up.")
+            self._next_turn()
+            return
         w, b = self.game.opening_roll()
         self.opening = (w, b)
         who = self.mode.who(self.game.turn)
@@ -367,10 +373,16 @@ class Controller:
         the computer without a seed (seeded games are practice); else None."""
         res = self.result()
         s = self.settings
-        if not res or self.recorded or s.mode != "ai" or s.seed is not None or res["winner"] != s.color:
+        if not res or self.recorded or s.mode != "ai" or s.seed is not None or res["winner"] != s.color \
+                or self.practice:
             return None
         self.recorded = True
         return {"name": name, "date": date, "level": s.level, "kind": res["kind"], "points": res["points"]}
+
+    @property
+    def practice(self) -> bool:
+        """A game from a set-up position (no opening roll): practice, never on the leaderboard."""
+        return self.game is not None and self.game.started and self.game.opening is None
 
     def set_hint(self, notation: str) -> tuple:
         """Show a suggested play on the board (arrows); returns its steps as

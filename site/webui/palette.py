@@ -30,7 +30,8 @@ PALETTE_ITEMS = (
     ("legal", "#ffd54a"),       # legal destination glow
     ("picked", "#5ec8ff"),      # the picked-up checker
     ("focus", "#ffffff"),       # keyboard focus ring
-    ("hint", "#7ee0a0"),        # hinted play
+    ("hint", "#7ee0a0"),        # hinted play (and the best play in a review)
+    ("played", "#ff8a65"),      # the play made, in a review
     # page
     ("page", "#f4efe6"),        # page background
     ("ink", "#2b1d12"),         # body text

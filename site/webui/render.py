@@ -59,7 +59,7 @@ class View:
     def __init__(self, bottom: str = WHITE, dice: tuple = (), dice_left=None, opening=None, me=None,
                  legal=(), picked=None, focus=None, tab_stop=None, moved=None, hint: tuple = (),
                  turn=None, position_id=None, testid="board", uid: str = "b", interactive: bool = True,
-                 numbers: bool = True, animate: bool = True, label: str = "", extra=None):
+                 numbers: bool = True, animate: bool = True, label: str = "", extra=None, played: tuple = ()):
         self.bottom = bottom                # colour whose home is bottom-right: "white"
         self.dice = dice                    # dice rolled this turn: (3, 1); () before the roll
         self.dice_left = dice_left          # dice still to play: (1,); None = all of them
@@ -80,6 +80,7 @@ class View:
         self.animate = animate              # False when the user prefers reduced motion
         self.label = label                  # caption for assistive tech
         self.extra = {} if extra is None else extra  # more data-* attributes: {"mode": "ai"}, written sorted
+        self.played = played                # arrows of the play made, next to the hint's (a review)
 
     def __repr__(self) -> str:
         return "View(" + ", ".join(f"{k}={v!r}" for k, v in sorted(self.__dict__.items())) + ")"
@@ -396,8 +397,8 @@ def render_board(position, view=None) -> str:
         if v.picked == p:
             label += ", checker picked up"
         g = [f'<g class="point" data-point="{p}" aria-label="{label}"']
-        if v.interactive:
-            g.append(f' role="button" tabindex="{0 if p == tab else -1}"')
+        # a labelled element needs a role: a button to play on, a picture in a diagram
+        g.append(f' role="button" tabindex="{0 if p == tab else -1}"' if v.interactive else ' role="img"')
         if p in legal:
             g.append(' data-legal="true"')
         if v.picked == p:
@@ -443,8 +444,7 @@ def render_board(position, view=None) -> str:
     # bar
     wb, bb = position.bar(WHITE), position.bar(BLACK)
     g = [f'<g class="bar" data-point="bar" aria-label="bar, {_plural(wb, WHITE)}, {_plural(bb, BLACK)}"']
-    if v.interactive:
-        g.append(f' role="button" tabindex="{0 if tab == "bar" else -1}"')
+    g.append(f' role="button" tabindex="{0 if tab == "bar" else -1}"' if v.interactive else ' role="img"')
     if "bar" in legal:
         g.append(' data-legal="true"')
     if v.picked == "bar":
@@ -480,8 +480,7 @@ def render_board(position, view=None) -> str:
         f'<g class="tray" data-point="off" aria-label="off, {_plural(wo, WHITE)} and '
         f'{_plural(bo, BLACK)} borne off"'
     ]
-    if v.interactive:
-        g.append(f' role="button" tabindex="{0 if tab == "off" else -1}"')
+    g.append(f' role="button" tabindex="{0 if tab == "off" else -1}"' if v.interactive else ' role="img"')
     if "off" in legal:
         g.append(' data-legal="true"')
     g.append(">")
@@ -513,7 +512,7 @@ def render_board(position, view=None) -> str:
         active = color == turn and not v.opening and not _finished(position)
         ink = C["legal"] if active else C["wood_text"]
         out.append(
-            f'<g class="pips {color}{" on-roll" if active else ""}" aria-label="{color} pip count {position.pip(color)}">'
+            f'<g class="pips {color}{" on-roll" if active else ""}" role="img" aria-label="{color} pip count {position.pip(color)}">'
             f'<circle cx="{TRAY_X + 12}" cy="{_f(y - 6)}" r="7" fill="url(#{u}-{"cw" if color == WHITE else "cb"})" '
             f'stroke="{ink if active else "#000"}" stroke-width="{2.5 if active else 1}"/>'
             f'<text x="{TRAY_X + TRAYW - 8}" y="{_f(y)}" text-anchor="end" font-size="21" font-weight="{700 if active else 400}" '
@@ -532,6 +531,8 @@ def render_board(position, view=None) -> str:
 
     # dice in the middle band: the roller's own half is on their right
     out.append(_dice_svg(v, turn))
+    if v.played:
+        out.append(_hint_svg(position, v, turn, v.played, "played"))
     if v.hint:
         out.append(_hint_svg(position, v, turn))
     out.append("</svg>")
@@ -547,21 +548,23 @@ def _stack_height(position, point, color: str) -> int:
     return n if c == color else 0
 
 
-def _hint_svg(position, v: View, turn: str) -> str:
-    """Arrows from each hinted step's source checker to where it lands."""
-    col = C["hint"]
+def _hint_svg(position, v: View, turn: str, arrows=None, kind: str = "hint") -> str:
+    """Arrows from each step's source checker to where it lands: the hint's
+    (``kind`` "hint"), or the play made (``kind`` "played", another colour)."""
+    col = C[kind]
+    marker = f"{v.uid}-arrow" if kind == "hint" else f"{v.uid}-{kind}-arrow"
     out = [
-        f'<g class="hint" aria-hidden="true" pointer-events="none">'
-        f'<defs><marker id="{v.uid}-arrow" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4" markerHeight="4" '
+        f'<g class="{kind}" aria-hidden="true" pointer-events="none">'
+        f'<defs><marker id="{marker}" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4" markerHeight="4" '
         f'orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="{col}"/></marker></defs>'
     ]
-    for src, dst in v.hint:
+    for src, dst in (v.hint if arrows is None else arrows):
         h = _stack_height(position, src, turn)
         sx, sy = checker_center(v.bottom, src, max(h - 1, 0), turn)
         dx, dy = checker_center(v.bottom, dst, _stack_height(position, dst, turn), turn)
         out.append(
             f'<line x1="{_f(sx)}" y1="{_f(sy)}" x2="{_f(dx)}" y2="{_f(dy)}" stroke="{col}" stroke-width="6" '
-            f'stroke-linecap="round" stroke-opacity=".9" marker-end="url(#{v.uid}-arrow)"/>'
+            f'stroke-linecap="round" stroke-opacity=".9" marker-end="url(#{marker})"/>'
             f'<circle cx="{_f(sx)}" cy="{_f(sy)}" r="{_f(R - 2)}" fill="none" stroke="{col}" stroke-width="4"/>'
         )
     out.append("</g>")
