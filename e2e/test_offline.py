@@ -79,10 +79,11 @@ def play_my_turn(page) -> bool:
         return False
     me = _board(page)["me"]
     roll = page.get_by_role("button", name="Roll", exact=True)
-    if not _board(page).get("dice") and roll.is_enabled():
+    # (the dice of a roll that just passed may still be on the board, data-held: it is still time to roll)
+    if _board(page).get("phase") == "roll" and roll.is_enabled():
         roll.click()
         page.wait_for_function(
-            f"() => {{ const b = document.querySelector('{BOARD}'); return b.dataset.dice || b.dataset.turn !== '{me}'; }}",
+            f"() => {{ const b = document.querySelector('{BOARD}'); return (b.dataset.dice && !b.dataset.held) || b.dataset.turn !== '{me}'; }}",
             timeout=TURN_TIMEOUT_MS,
         )
     done = page.get_by_role("button", name="Done", exact=True)

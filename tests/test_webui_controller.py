@@ -244,3 +244,124 @@ def test_computer_player_is_the_ai_not_the_fallback():
         if pos.winner():
             break
     assert checked >= 20
+
+
+# ---------------------------------------------------------------- issue 16: play feel
+
+from engine import Game, Position  # noqa: E402
+from webui.board_numbers import board_notation  # noqa: E402
+
+
+def test_board_notation_uses_the_numbers_printed_on_the_board():
+    """Black's gnubg notation (own numbering) is shown in the board's numbers
+    (White's, the ``data-point`` ones): every step's source and destination."""
+    assert board_notation("24/15", "black") == "1/10"
+    assert board_notation("24/15", "white") == "24/15"
+    assert board_notation("bar/22* 6/off", "black") == "bar/3* 19/off"
+    assert board_notation("8/5(2) 6/5(2)", "black") == "17/20(2) 19/20(2)"
+    assert board_notation("24/20*/16", "black") == "1/5*/9"
+    assert board_notation("", "black") == ""
+    for d1 in range(1, 7):
+        for d2 in range(1, d1 + 1):
+            for play in Position.start("black").legal_plays(d1, d2):
+                shown = board_notation(play.notation, "black")
+                assert board_notation(shown, "black") == play.notation  # the mapping is its own inverse
+                points = {p.rstrip("*").split("(")[0] for tok in shown.split() for p in tok.split("/")}
+                want = {str(to_absolute("black", n)) for st in play.steps for n in (st.src, st.dst)}
+                # joined paths ("24/20/16" -> "24/16") drop intermediate points, never add any
+                assert points <= want and {str(to_absolute("black", play.steps[0].src))} <= points
+
+
+def test_black_status_and_done_are_in_board_numbers():
+    c = Controller()
+    c.new_game(Settings(mode="ai", level=1, color="black", seed=5))
+    while c.phase != "move":
+        if c.ai_needs_roll():
+            c.ai_roll()
+        if c.phase == "ai":
+            c.ai_play("")
+        elif c.phase == "roll":
+            c.roll()
+    assert c.turn == "black"
+    src = max(c.sources(), key=lambda p: 25 - p if p != "bar" else 25)
+    c.click(src)
+    dst = sorted(c.legal, key=str)[0]
+    c.click(dst)
+    line = c.status_line()
+    assert f"{src}/{dst}" in line or f"{src}/{dst}*" in line, line  # the board's numbers, not Black's own
+    play_human_turn(c, check=False)
+    said = c.take_announcements()
+    played = [t for t in said if t.startswith("You played ")][-1]
+    entry = [e for e in c.game.history if e.color == "black"][-1]
+    assert played == f"You played {board_notation(entry.notation, 'black')}."
+
+
+def shut_out_controller(mode="local"):
+    """White on the bar against Black's closed home board: White cannot move."""
+    white = [0] * 25
+    white[24] = 1        # on the bar
+    white[5] = 14        # the rest on White's 6 point
+    black = [0] * 25
+    for i in range(6):   # Black holds its points 19-24 (own 1-6), two each
+        black[i] = 2
+    black[12] = 3
+    pos = Position(white, black, "white")
+    c = Controller(Settings(mode=mode, level=1, color="white", seed=3))
+    c.game = Game(position=pos)
+    c.phase = "roll"
+    return c
+
+
+def test_a_roll_without_a_legal_move_stays_on_the_board_with_its_reason():
+    c = shut_out_controller()
+    c.roll()
+    dice = tuple(c.game.history[-1].dice)
+    assert c.game.history[-1].notation == "" and c.turn == "black" and c.phase == "roll"
+    pos, v = c.view()
+    svg = render_board(pos, v)
+    assert f'data-dice="{dice[0]},{dice[1]}"' in svg and 'data-held="no-move"' in svg
+    assert "No legal move" in svg
+    assert c.status_line() == f"White rolled {dice[0]}-{dice[1]}: no legal move, the turn passes. Black to roll."
+    # until the page lets it go (after about a second) or the next roll replaces it
+    held = c.held
+    assert c.release_held(held) and not c.release_held(held)
+    pos, v = c.view()
+    svg = render_board(pos, v)
+    assert 'data-dice=""' in svg and "data-held" not in svg
+    assert c.status_line().startswith("White rolled") and c.status_line().endswith("Black to roll.")
+    c2 = shut_out_controller()
+    c2.roll()
+    c2.roll()
+    assert c2.held is None
+
+
+def test_the_computer_passing_holds_its_roll_too():
+    c = shut_out_controller(mode="ai")
+    c.settings.color = "black"
+    c.mode = c.mode.__class__("black", 1)
+    c.phase = "ai"
+    c.ai_roll()
+    assert c.ai_play("") == []
+    assert c.held["reason"] == "no-move" and c.phase == "roll"
+    assert 'data-held="no-move"' in render_board(*c.view())
+    c.roll()
+    assert c.held is None or c.held["color"] == "black"
+
+
+def test_status_line_says_the_state_only():
+    c = Controller()
+    c.new_game(Settings(mode="local", seed=3))
+    while c.phase != "move":
+        c.roll()
+    first = c.status_line()
+    assert first.count(".") <= 3 and "undone" not in first
+    src = sorted(c.sources(), key=str)[0]
+    c.click(src)
+    c.click(sorted(c.legal, key=str)[0])
+    moved = c.status_line()
+    assert "moved" in moved or "Play complete" in moved
+    c.undo()
+    assert c.status_line() == first  # back to the same state, nothing piled up
+    play_human_turn(c)
+    line = c.status_line()
+    assert line.endswith(" to roll.") and line.count(" played ") == 1

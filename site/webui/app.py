@@ -23,6 +23,7 @@ from pyscript import document, window  # noqa: E402
 
 from webui.ai_client import AiClient  # noqa: E402
 from webui.board_input import BoardInput  # noqa: E402
+from webui.board_numbers import board_notation  # noqa: E402
 from webui.board_view import BoardView  # noqa: E402
 from webui.controller import PARAM_ORDER, Controller, Settings, dice_text  # noqa: E402
 from webui.dom import by_id, later, missing, on, query_params, reduced_motion, set_query, today  # noqa: E402
@@ -31,6 +32,11 @@ from webui.page_storage import PageStorage  # noqa: E402
 
 IMPORTED_MS = float(js.performance.now())
 AI_PAUSE_S = 0.35   # the computer's beat before rolling and before moving
+HOLD_S = 1.2        # every roll stays on the board at least this long (or until the player goes on)
+
+
+def now_s():
+    return float(js.performance.now()) / 1000
 
 
 class DeviceGame:
@@ -59,7 +65,10 @@ class DeviceGame:
         return self.ctl.result_sentence()
 
     def go_on(self):
-        """After every change: the computer plays when it is its turn."""
+        """After every change: the computer plays when it is its turn (once a
+        held roll has been seen: ``GamePage.release_held`` goes on)."""
+        if self.ctl.held is not None:
+            return
         if self.ctl.phase == "ai" and (self.task is None or self.task.done()):
             self.task = later(self.computer_turns(), "the computer's turn")
 
@@ -73,6 +82,7 @@ class DeviceGame:
                     ctl.ai_roll()
                     page.update()
                     self.save()
+                rolled = now_s()
                 pos = ctl.game.position
                 d1, d2 = ctl.game.dice
                 s = ctl.settings
@@ -80,7 +90,8 @@ class DeviceGame:
                 notation = await page.ai.choose(pos, d1, d2, s.level, s.seed, page.ai_waiting)
                 if ctl is not page.ctl:
                     return
-                await asyncio.sleep(pause)
+                # the computer's dice stay in sight long enough to read, even with reduced motion
+                await asyncio.sleep(max(pause, HOLD_S - (now_s() - rolled)))
                 opening = ctl.opening
                 frames = ctl.ai_play(notation)
                 self.save()
@@ -103,8 +114,9 @@ class GamePage:
         self.view = BoardView(self.board, reduced_motion())
         self.ai = AiClient(self.on_ai_state)
         self.game = None
-        self.recent = []              # the last messages shown in the status line
+        self.note = None              # (words, status line) shown before that status line until it changes
         self.update_task = None
+        self.held_for = None          # the held roll whose HOLD_S is running
 
     @property
     def ctl(self):
@@ -122,7 +134,7 @@ class GamePage:
             self.game = friend_app.FriendUI(self, params)
         elif saved is not None and (wanted is None or saved.settings == wanted):
             self.game = DeviceGame(self, saved)
-            saved.say(("Game restored. " + saved.message).strip())
+            self.note = ("Game restored.", saved.status_line())
         else:
             ctl = Controller()
             ctl.new_game(wanted or base)
@@ -250,20 +262,35 @@ class GamePage:
         self._enable("new-game", True)
         self._enable("copy-id", True)
         by_id("pos-id").textContent = view.position_id or position.id
-        said = ctl.take_announcements()
-        if said:
-            # keep the last few messages together, so a forfeit or an automatic
-            # play stays readable while the computer rolls and thinks
-            self.recent = (self.recent + said)[-2:]
-            self.status.textContent = " ".join(self.recent)
+        ctl.take_announcements()
+        self.show_status(ctl.status_line())
+        if ctl.held is not None and ctl.held is not self.held_for:
+            self.held_for = ctl.held
+            later(self.release_held(ctl, ctl.held), "held roll")
         self.render_history()
         self.render_result()
         document.body.classList.toggle("viewing", not live)
         by_id("live").hidden = live
 
+    def show_status(self, line):
+        """The status line says the state the game is in now (the history keeps the log)."""
+        note = self.note
+        if note is not None and note[1] != line:
+            self.note = note = None
+        text = f"{note[0]} {line}" if note is not None else line
+        if str(self.status.textContent) != text:
+            self.status.textContent = text
+
     def say_now(self, text):
-        """A passing state in the status line, after the last messages."""
-        self.status.textContent = " ".join(self.recent[-2:] + [text])
+        """A passing state (the computer thinking, a hint) in the status line."""
+        self.status.textContent = text
+
+    async def release_held(self, ctl, held):
+        """A roll that passed stays on the board for HOLD_S (or until the next roll), then the game goes on."""
+        await asyncio.sleep(HOLD_S)
+        if ctl is self.ctl and ctl.release_held(held):
+            self.update()
+            self.game.go_on()
 
     def _enable(self, el_id, enabled):
         by_id(el_id).disabled = not enabled
@@ -273,7 +300,7 @@ class GamePage:
         items = []
         viewing = self.ctl.viewing
         for i, e in enumerate(self.ctl.history()):
-            text = e.notation or "(no legal move)"
+            text = board_notation(e.notation, e.color) or "(no legal move)"
             cur = ' aria-current="true"' if viewing == i else ""
             items.append(
                 f'<li><button type="button" data-index="{i}"{cur} '
@@ -322,7 +349,8 @@ class GamePage:
         ctl = self.ctl
         auto, ctl.auto = ctl.auto, None
         if auto is not None and not self.view.reduced:
-            self.status.textContent = " ".join(list(ctl.announcements)[-3:])
+            if ctl.held is not None:
+                self.status.textContent = ctl.held["text"]
             later(self.show_auto_play(ctl, auto), "automatic play")
             return
         self.update()
@@ -385,11 +413,10 @@ class GamePage:
             except ValueError:
                 pass
             self.update()
-            self.status.textContent = f"Hint: the computer would play {ranked[0][0]}."
+            self.status.textContent = f"Hint: the computer would play {board_notation(ranked[0][0], pos.turn)}."
 
     def go_live(self):
         self.ctl.view_history(None)
-        self.ctl.say("Back to the game.")
         self.update()
 
     def on_history(self, event):
@@ -399,8 +426,9 @@ class GamePage:
         i = int(str(btn.dataset.index))
         self.ctl.view_history(i)
         e = self.ctl.history()[i]
-        self.ctl.say(f"Showing the position before move {i + 1} ({e.color} {dice_text(e.dice)}: {e.notation or 'no move'}). Read-only.")
         self.update()
+        shown = board_notation(e.notation, e.color) or "no legal move"
+        self.say_now(f"Showing the position before move {i + 1} ({cap(e.color)} {dice_text(e.dice)}: {shown}). Read-only.")
 
     async def copy_id(self):
         pid = str(by_id("pos-id").textContent)

@@ -15,10 +15,13 @@ Points given to and returned by the controller are absolute (1..24, "bar",
 
 from engine import BLACK, WHITE, Game, Dice, Position, TurnBuilder, from_absolute, to_absolute
 
+from .board_numbers import board_notation, steps_text
 from .modes import KIND_TEXT, mode_for
 from .render import View
 
 STATE_VERSION = 1
+#: what the board writes next to a held roll (``Controller.hold``)
+HELD_NOTE = {"no-move": "No legal move", "forced": "Only one play"}
 
 
 def fraction_text(x) -> str:
@@ -122,6 +125,8 @@ class Controller:
         self.hint = None            # suggested play (gnubg notation) for this roll
         self.recorded = False       # result already on the leaderboard
         self.auto = None            # (position, dice, frames) of a play made automatically
+        self.held = None            # a roll that passed without the player's moves, still shown: see ``hold``
+        self._moves, self._moves_of = [], None  # steps per checker move of ``_moves_of`` (the builder)
 
     # ------------------------------------------------------------ set-up
     def new_game(self, settings=None) -> None:
@@ -134,6 +139,7 @@ class Controller:
         self.legal = {}
         self.viewing = None
         self.hint = None
+        self.held = None
         self.message = ""
         w, b = self.game.opening_roll()
         self.opening = (w, b)
@@ -179,21 +185,40 @@ class Controller:
             self.phase = self.mode.away_phase
             return
         b = TurnBuilder(game.position, tuple(game.dice))
-        who = self.mode.who(color)
         if b.no_play:
-            self.say(f"{who} rolled {dice_text(game.dice)}: no legal move, the turn passes.")
+            self.hold(color, game.dice, "no-move")
             self._commit(None)
             return
         if b.forced:
             play = b.plays[0]
             self.auto = (game.position, tuple(game.dice), play_frames(game.position, tuple(game.dice), play))
-            self.say(f"{who} rolled {dice_text(game.dice)}: the only legal play, {play.notation}, was played automatically.")
+            self.hold(color, game.dice, "forced", play.notation)
             self._commit(play)
             return
         self.builder = b
         self.phase = "move"
-        doubles = " (doubles: four moves)" if game.dice[0] == game.dice[1] else ""
-        self.say(f"{who} rolled {dice_text(game.dice)}{doubles}: pick up a checker to move.")
+        self.say(self.status_line())
+
+    def hold(self, color, dice, reason, notation="") -> None:
+        """Keep a roll that passed without the player's moves on the board
+        (``data-dice``, and ``data-held`` = ``reason``: "no-move" or "forced"),
+        so it can be read: the page lets it go after about a second
+        (``release_held``), the next roll replaces it."""
+        who = self.mode.who(color)
+        d = dice_text(dice)
+        if reason == "no-move":
+            text = f"{who} rolled {d}: no legal move, the turn passes."
+        else:
+            text = f"{who} rolled {d}: the only legal play, {board_notation(notation, color)}, was played automatically."
+        self.held = {"color": color, "dice": tuple(dice), "reason": reason, "text": text}
+        self.say(text)
+
+    def release_held(self, held=None) -> bool:
+        """Stop showing the held roll (``held``: only if it is still that one)."""
+        if self.held is None or (held is not None and self.held is not held):
+            return False
+        self.held = None
+        return True
 
     def _commit(self, play) -> None:
         """Hook: make this screen's play (None: the turn passes), then go on."""
@@ -229,6 +254,7 @@ class Controller:
         """The human on turn rolls (the Roll button)."""
         if self.phase != "roll":
             raise ValueError("not the time to roll")
+        self.held = None
         dice = self.game.roll()
         self._begin_turn()
         return dice
@@ -269,23 +295,40 @@ class Controller:
         """Move the picked checker; returns the steps applied (own numbering)."""
         color = self.turn
         s, d = from_absolute(color, src), from_absolute(color, dst)
+        moves = self.moves  # (read before the builder changes)
         before = len(self.builder.steps)
         self.builder.move(s, d)
         steps = list(self.builder.steps[before:])
+        moves.append(len(steps))
         self.picked, self.legal = None, {}
-        note = " ".join(_step_text(st) for st in steps)
-        self.say(f"{self.mode.who(color)} moved {note}.")
-        if self.builder.is_complete and not self.builder.can_move:
-            self.say("Play complete: press Done, or Undo to change it.")
+        self.say(self.status_line())
         return steps
 
-    def undo(self) -> bool:
+    def undo(self, everything: bool = False) -> bool:
+        """Take back the last checker's whole move (all its steps), or with
+        ``everything`` the whole turn so far. False: nothing to undo."""
         if not self.human_to_move or not self.builder or not self.builder.steps:
             return False
-        self.builder.undo()
+        b = self.builder
+        while b.steps:
+            n = self.moves.pop() if self.moves else 1
+            for _ in range(min(n, len(b.steps))):
+                b.undo()
+            if not everything:
+                break
         self.picked, self.legal = None, {}
-        self.say("Step undone.")
+        self.say(self.status_line())
         return True
+
+    @property
+    def moves(self) -> list:
+        """How many steps each checker move of this turn took (for Undo)."""
+        b = self.builder
+        if b is None:
+            return []
+        if self._moves_of is not b or sum(self._moves) != len(b.steps):
+            self._moves_of, self._moves = b, [1] * len(b.steps)
+        return self._moves
 
     @property
     def can_done(self) -> bool:
@@ -296,13 +339,14 @@ class Controller:
             return False
         play = self.builder.play
         color = self.turn
-        self.say(f"{self.mode.who(color)} played {play.notation}.")
+        self.say(f"{self.mode.who(color)} played {board_notation(play.notation, color)}.")
         self._commit(play)
         return True
 
     # --------------------------------------------------------------- AI
     def ai_roll(self):
         """Roll for the computer (phase "ai", no dice yet on a normal turn)."""
+        self.held = None
         dice = self.game.roll()
         self.say(f"The computer rolled {dice_text(dice)}.")
         return dice
@@ -317,14 +361,15 @@ class Controller:
         pos = game.position
         plays = pos.legal_plays(d1, d2)
         if not plays:
-            self.say(f"The computer rolled {dice_text(game.dice)}: no legal move, the turn passes.")
+            self.hold(game.turn, game.dice, "no-move")
             game.pass_turn()
             self._after_play()
             return []
         play = pos.parse_play(notation, d1, d2) if notation else plays[0]
         frames = play_frames(pos, (d1, d2), play)
+        color = game.turn
         game.play(play)
-        self.say(f"The computer played {play.notation}.")
+        self.say(f"The computer played {board_notation(play.notation, color)}.")
         self._after_play()
         return frames
 
@@ -390,6 +435,59 @@ class Controller:
         color = self.turn
         return tuple((to_absolute(color, st.src), to_absolute(color, st.dst)) for st in play.steps)
 
+    # ------------------------------------------------------------- status
+    def last_turn_text(self) -> str:
+        """What the last turn did, in the board's numbers ("" before any)."""
+        if self.held is not None:
+            return self.held["text"]
+        h = self.game.history if self.game else ()
+        if not h:
+            return ""
+        e = h[-1]
+        who = self.mode.who(e.color)
+        if not e.notation:
+            return f"{who} rolled {dice_text(e.dice)}: no legal move, the turn passed."
+        return f"{who} played {board_notation(e.notation, e.color)}."
+
+    def status_line(self) -> str:
+        """The status line: the state the game is in now (the history keeps the
+        log), every move in the numbers printed on the board."""
+        if self.game is None:
+            return ""
+        if self.phase == "over":
+            return self.result_sentence(short=True)
+        game = self.game
+        color = game.turn
+        who = self.mode.who(color)
+        if self.opening and self.phase in self.opening_phases:
+            w, b = self.opening
+            lead = f"Opening roll: White {w}, Black {b}: {who} {'go' if who == 'You' else 'goes'} first."
+        else:
+            lead = self.last_turn_text() if self.phase in ("roll", "ai", "remote", "waiting") else ""
+        if self.phase == "roll":
+            now = self.mode.to_roll(color)
+        elif self.phase == "move" and self.builder is not None:
+            now = self._move_text(who)
+        elif self.phase == "ai":
+            now = f"The computer rolled {dice_text(game.dice)}." if game.dice else "The computer to roll."
+        else:
+            now = ""
+        return " ".join(t for t in (lead, now) if t)
+
+    def _move_text(self, who: str) -> str:
+        b = self.builder
+        color = self.turn
+        if not b.steps:
+            if self.opening:
+                return "Pick up a checker to move."
+            doubles = " (doubles: four moves)" if b.dice[0] == b.dice[1] else ""
+            return f"{who} rolled {dice_text(b.dice)}{doubles}: pick up a checker to move."
+        moved = steps_text(color, b.steps)
+        if b.is_complete:
+            return f"Play complete ({moved}): press Done, or Undo to change it."
+        left = " and ".join(str(d) for d in b.dice_left)
+        return f"{who} moved {moved}; still to play: {left}."
+
     # --------------------------------------------------------------- view
     def view(self, **kw) -> tuple:
         """(position, View) to render now."""
@@ -408,6 +506,15 @@ class Controller:
         turn_start = game.position
         dice = tuple(game.dice) if game.dice else ()
         dice_left = tuple(self.builder.dice_left) if self.builder is not None else None
+        extra = {"phase": self.phase}
+        held = self.held
+        if held is not None and not dice:
+            # a roll that passed (no legal move, or its only play was made): still on the table
+            dice, dice_left, turn = held["dice"], None, held["color"]
+            extra["held"] = held["reason"]
+            note = HELD_NOTE[held["reason"]]
+        else:
+            turn, note = game.turn, ""
         sources = self.sources()
         v = View(
             bottom=bottom,
@@ -419,10 +526,12 @@ class Controller:
             picked=self.picked,
             focus=self.focus,
             turn=game.turn,
+            dice_turn=turn,
+            dice_note=note,
             tab_stop=max(sources, key=lambda p: from_absolute(game.turn, p)) if sources else None,
             hint=self.hint_arrows() if self.picked is None else (),
             position_id=turn_start.id,
-            extra={"phase": self.phase},
+            extra=extra,
             **kw,
         )
         return self.position, v
@@ -475,12 +584,6 @@ class Controller:
         else:
             c.phase = phase
         return c
-
-
-def _step_text(st) -> str:
-    src = "bar" if st.src == 25 else str(st.src)
-    dst = "off" if st.dst == 0 else str(st.dst)
-    return f"{src}/{dst}{'*' if st.hit else ''}"
 
 
 def play_frames(pos: Position, dice: tuple, play) -> list:

@@ -59,7 +59,8 @@ class View:
     def __init__(self, bottom: str = WHITE, dice: tuple = (), dice_left=None, opening=None, me=None,
                  legal=(), picked=None, focus=None, tab_stop=None, moved=None, hint: tuple = (),
                  turn=None, position_id=None, testid="board", uid: str = "b", interactive: bool = True,
-                 numbers: bool = True, animate: bool = True, label: str = "", extra=None):
+                 numbers: bool = True, animate: bool = True, label: str = "", extra=None,
+                 dice_turn=None, dice_note: str = ""):
         self.bottom = bottom                # colour whose home is bottom-right: "white"
         self.dice = dice                    # dice rolled this turn: (3, 1); () before the roll
         self.dice_left = dice_left          # dice still to play: (1,); None = all of them
@@ -80,6 +81,8 @@ class View:
         self.animate = animate              # False when the user prefers reduced motion
         self.label = label                  # caption for assistive tech
         self.extra = {} if extra is None else extra  # more data-* attributes: {"mode": "ai"}, written sorted
+        self.dice_turn = dice_turn          # whose dice these are, if not the turn's: "white"
+        self.dice_note = dice_note          # words next to the dice: "no legal move"
 
     def __repr__(self) -> str:
         return "View(" + ", ".join(f"{k}={v!r}" for k, v in sorted(self.__dict__.items())) + ")"
@@ -531,7 +534,7 @@ def render_board(position, view=None) -> str:
             )
 
     # dice in the middle band: the roller's own half is on their right
-    out.append(_dice_svg(v, turn))
+    out.append(_dice_svg(v, v.dice_turn or turn))
     if v.hint:
         out.append(_hint_svg(position, v, turn))
     out.append("</svg>")
@@ -604,6 +607,12 @@ def _dice_svg(v: View, turn: str) -> str:
         start = x0 + 3 * PW - gap * (len(faces) - 1) / 2
         for i, f in enumerate(faces):
             out.append(_die(v.uid, f, turn, start + i * gap, MID_Y, used[i]))
+        if v.dice_note:
+            nx = (LEFT_X if turn == bottom else RIGHT_X) + 3 * PW
+            out.append(
+                f'<text class="dice-note" x="{_f(nx)}" y="{_f(MID_Y + 7)}" text-anchor="middle" font-size="20" '
+                f'font-weight="600" fill="{C["wood_text"]}" font-family="system-ui,sans-serif">{v.dice_note}</text>'
+            )
     out.append("</g>")
     return "".join(out)
 

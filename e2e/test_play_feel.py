@@ -1,0 +1,342 @@
+"""Play feel (issue 16), through the UI in Chromium: numbers that match the
+board for Black, every roll seen long enough to read, a status line that says
+the current state only.
+
+Saved games put in localStorage come from the page's own controller run in
+the test process (the same engine, seeded dice), so a position with a roll
+that has no legal move, or only one, is reached exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "site"), str(Path(__file__).resolve().parent)]
+
+from test_game_play import BOARD, board_attrs, point, wait_settled  # noqa: E402
+from test_persist_leaderboard import ui_like_turn  # noqa: E402
+
+from engine import Position, TurnBuilder, other, to_absolute  # noqa: E402
+from webui.controller import Controller, Settings  # noqa: E402
+
+#: the hold the issue asks for is about 1.2 s; allow the timer's own slack
+MIN_SHOWN_S = 1.1
+
+# every change of the board's dice (with whose they are and why they stay), timed
+DICE_TIMELINE = """() => {
+  window.__dice = [];
+  const note = () => {
+    const b = document.querySelector('[data-testid="board"]');
+    if (!b) return;
+    const d = b.dataset;
+    const held = d.held || '';
+    const roller = held ? (d.turn === 'white' ? 'black' : 'white') : d.turn;
+    const key = `${d.dice}|${roller}|${held}`;
+    const last = window.__dice[window.__dice.length - 1];
+    if (!last || last.key !== key) window.__dice.push({key, dice: d.dice, roller, held, phase: d.phase, t: performance.now()});
+  };
+  const start = () => { note(); new MutationObserver(note).observe(document.getElementById('board'), {childList: true, subtree: true, attributes: true}); };
+  if (document.getElementById('board')) start(); else document.addEventListener('DOMContentLoaded', start);
+}"""
+
+
+def dice_segments(page) -> list[dict]:
+    """The timeline as segments of one roll each: dice, roller, how long shown (s), held reasons seen."""
+    now = page.evaluate("() => performance.now()")
+    events = page.evaluate("() => window.__dice")
+    segs: list[dict] = []
+    for i, e in enumerate(events):
+        end = events[i + 1]["t"] if i + 1 < len(events) else now
+        if not e["dice"]:
+            continue
+        if segs and segs[-1]["dice"] == e["dice"] and segs[-1]["roller"] == e["roller"] and segs[-1]["end"] == e["t"]:
+            seg = segs[-1]  # the same roll, now held after its play
+        else:
+            seg = {"dice": e["dice"], "roller": e["roller"], "start": e["t"], "held": set()}
+            segs.append(seg)
+        seg["end"] = end
+        if e["held"]:
+            seg["held"].add(e["held"])
+    for s in segs:
+        s["shown"] = (s["end"] - s["start"]) / 1000
+    return segs
+
+
+def local_game_before(reason: str) -> tuple[dict, str, tuple]:
+    """A two-player game saved just before a roll that passes for ``reason``
+    ("no-move" or "forced"): (saved game, colour that rolls it, the dice)."""
+    for seed in range(1, 200):
+        c = Controller()
+        c.new_game(Settings("local", seed=seed))
+        for _ in range(400):
+            if c.phase == "over":
+                break
+            if c.phase == "roll":
+                snapshot = c.to_dict()
+                c.roll()
+                if c.held is not None and c.held["reason"] == reason:
+                    return snapshot, c.held["color"], c.held["dice"]
+            elif c.phase == "move":
+                ui_like_turn(c)
+    raise AssertionError(f"no seeded game has a {reason} roll")
+
+
+def open_saved(page, wait_ready, saved: dict) -> None:
+    page.emulate_media(reduced_motion="reduce")
+    page.add_init_script(f"({DICE_TIMELINE})();")
+    page.goto("index.html?mode=local&seed=1")
+    wait_ready(page)
+    page.evaluate("([g]) => localStorage.setItem('bg.game', g)", [json.dumps(saved)])
+    page.goto("index.html")
+    wait_ready(page)
+
+
+def status(page) -> str:
+    return page.get_by_role("status").text_content()
+
+
+# ------------------------------------------------------------------ defect 1
+
+LABEL_OF = """() => {
+  // the number printed on the frame over/under each point's column, keyed by data-point
+  const svg = document.querySelector('[data-testid="board"]');
+  const out = {};
+  for (const g of svg.querySelectorAll('g.point[data-point]')) {
+    const r = g.querySelector('rect.hit');
+    const x0 = +r.getAttribute('x'), x1 = x0 + (+r.getAttribute('width'));
+    const top = +r.getAttribute('y') < 100;
+    const nums = [...svg.querySelectorAll('text.num')].filter(t => +t.getAttribute('x') > x0 && +t.getAttribute('x') < x1
+        && ((+t.getAttribute('y') < 100) === top));
+    out[g.dataset.point] = nums.map(t => t.textContent);
+  }
+  return out;
+}"""
+
+ARROWS = """() => {
+  // each hint arrow as [the point under its start, the point under its end], by the board's geometry
+  const svg = document.querySelector('[data-testid="board"]');
+  const at = (x, y) => {
+    for (const g of svg.querySelectorAll('[data-point]')) {
+      const r = g.querySelector('rect.hit');
+      const rx = +r.getAttribute('x'), ry = +r.getAttribute('y');
+      if (x >= rx && x <= rx + (+r.getAttribute('width')) && y >= ry && y <= ry + (+r.getAttribute('height'))) return g.dataset.point;
+    }
+    return null;
+  };
+  return [...svg.querySelectorAll('.hint line')].map(l =>
+    [at(+l.getAttribute('x1'), +l.getAttribute('y1')), at(+l.getAttribute('x2'), +l.getAttribute('y2'))]);
+}"""
+
+
+def paths(text: str) -> list[list[str]]:
+    """``"1/10 12/14*(2)"`` -> [["1", "10"], ["12", "14"]]: each move's points as written."""
+    out = []
+    for tok in text.split():
+        tok = tok.split("(")[0]
+        out.append([p.rstrip("*") for p in tok.split("/")])
+    return out
+
+
+def test_black_reads_the_numbers_printed_on_the_board(page, wait_ready, page_log, shoot):
+    """At ?mode=ai&level=1&color=black&seed=5 (the issue's example) the hint,
+    the status line and the history write Black's plays in the numbers printed
+    on the board: the hint's arrows start and end at the points it names, the
+    status names the points clicked, and the history keeps them."""
+    page.emulate_media(reduced_motion="reduce")
+    page.goto("index.html?mode=ai&level=1&color=black&seed=5")
+    wait_ready(page)
+    assert board_attrs(page)["bottom"] == "black"
+    labels = page.evaluate(LABEL_OF)
+    assert all(labels[str(p)] == [str(p)] for p in range(1, 25)), labels  # the labels are White's numbers
+    while wait_settled(page) != "move":
+        page.get_by_role("button", name="Roll").click()
+    a = board_attrs(page)
+    assert a["turn"] == "black"
+    d1, d2 = (int(x) for x in a["dice"].split(","))
+
+    page.get_by_role("button", name="Hint").click()
+    page.wait_for_function("() => document.querySelector('#status').textContent.includes('would play')", timeout=60_000)
+    hinted = status(page).split("would play ")[1].rstrip(".")
+    arrows = page.evaluate(ARROWS)
+    assert arrows, "the hint is drawn as arrows"
+    starts, ends = {s for s, _ in arrows}, {e for _, e in arrows}
+    for path in paths(hinted):
+        assert path[0] in starts and path[-1] in ends, (hinted, arrows)
+    # it is one of the legal plays, in the board's numbers (Black's own would start at 24-19, not 1-6)
+    legal = Position.from_id(a["positionId"], turn="black").legal_plays(d1, d2)
+    assert any({tuple(p) for p in paths(hinted)} <= {(str(to_absolute("black", s.src)), str(to_absolute("black", s.dst)))
+                                                      for s in pl.steps} | {(str(to_absolute("black", pl.steps[0].src)),
+                                                                             str(to_absolute("black", pl.steps[-1].dst)))}
+               for pl in legal), hinted
+    shoot(page, "black-hint-board-numbers")
+
+    # play the turn by clicks: the status line names the points clicked
+    ref = TurnBuilder(Position.from_id(a["positionId"], turn="black"), (d1, d2))
+    clicked = []
+    while not ref.is_complete:
+        src = sorted(ref.sources(), reverse=True)[0]
+        dst = min(ref.destinations(src), key=lambda d: len(ref.destinations(src)[d]))
+        s_abs, d_abs = str(to_absolute("black", src)), str(to_absolute("black", dst))
+        point(page, s_abs).click()
+        point(page, d_abs).click()
+        ref.move(src, dst)
+        clicked.append((s_abs, d_abs))
+        line = status(page)
+        assert f"{s_abs}/{d_abs}" in line, (line, clicked)
+    page.get_by_role("button", name="Done").click()
+    entry = page.locator("#history li").nth(len(page.locator("#history li").all()) - 1)
+    page.wait_for_function("() => document.querySelectorAll('#history li').length > 0")
+    black_entries = [t for t in page.locator("#history li").all_text_contents() if t.startswith("Black")]
+    shown = black_entries[-1].split(": ", 1)[1]
+    srcs, dsts = {s for s, _ in clicked}, {d for _, d in clicked}
+    for path in paths(shown):
+        assert path[0] in srcs and path[-1] in dsts, (shown, clicked)
+    assert entry is not None
+    assert page_log.problems() == []
+
+
+def test_rules_page_live_board_says_blacks_moves_in_board_numbers(page, wait_ready, page_log):
+    page.emulate_media(reduced_motion="reduce")
+    page.goto("rules.html")
+    wait_ready(page)
+    new = page.get_by_role("button", name="New game")
+    for _ in range(40):  # the live board's opening roll is random: start again until Black moves first
+        a = page.evaluate("() => Object.assign({}, document.querySelector('[data-testid=board]').dataset)")
+        if a["turn"] == "black" and a["phase"] == "move":
+            break
+        new.click()
+    else:
+        raise AssertionError("Black never moved first in 40 openings")
+    d1, d2 = (int(x) for x in a["dice"].split(","))
+    ref = TurnBuilder(Position.from_id(a["positionId"], turn="black"), (d1, d2))
+    src = sorted(ref.sources(), reverse=True)[0]
+    dst = min(ref.destinations(src), key=lambda d: len(ref.destinations(src)[d]))
+    s_abs, d_abs = str(to_absolute("black", src)), str(to_absolute("black", dst))
+    page.locator(f'[data-testid=board] [data-point="{s_abs}"]').click()
+    page.locator(f'[data-testid=board] [data-point="{d_abs}"]').click()
+    assert f"Black moved {s_abs}/{d_abs}" in page.locator("#status").text_content()
+    assert page_log.problems() == []
+
+
+# ------------------------------------------------------------------ defect 2
+
+def test_a_roll_with_no_legal_move_is_shown_with_its_reason(page, wait_ready, page_log, shoot):
+    saved, color, dice = local_game_before("no-move")
+    open_saved(page, wait_ready, saved)
+    assert board_attrs(page)["turn"] == color and board_attrs(page)["phase"] == "roll"
+    page.get_by_role("button", name="Roll").click()
+    a = board_attrs(page)
+    assert a["dice"] == f"{dice[0]},{dice[1]}" and a["held"] == "no-move" and a["turn"] == other(color)
+    assert "no legal move" in status(page) and status(page).endswith(f"{other(color).capitalize()} to roll.")
+    assert page.locator(f"{BOARD} .dice-note").text_content() == "No legal move"
+    shoot(page, "roll-no-legal-move")
+    time.sleep(2.0)
+    assert board_attrs(page)["dice"] == ""  # let go after about a second ...
+    assert "no legal move" in status(page)  # ... while the status line still says why the turn passed
+    assert page.locator("#history li").last.text_content().endswith("(no legal move)")
+    seg = [s for s in dice_segments(page) if s["roller"] == color][-1]
+    assert seg["held"] == {"no-move"} and seg["shown"] >= MIN_SHOWN_S, seg
+    assert page_log.problems() == []
+
+
+def test_the_computer_waits_until_your_passed_roll_was_seen(page, wait_ready, page_log):
+    saved, color, dice = local_game_before("no-move")
+    saved["settings"].update({"mode": "ai", "level": 1, "color": color})
+    open_saved(page, wait_ready, saved)
+    page.get_by_role("button", name="Roll").click()
+    assert board_attrs(page)["held"] == "no-move"
+    page.wait_for_function("() => document.querySelector('[data-testid=board]').dataset.dice === ''"
+                           " || !document.querySelector('[data-testid=board]').dataset.held", timeout=10_000)
+    mine = [s for s in dice_segments(page) if s["roller"] == color][-1]
+    assert mine["dice"] == f"{dice[0]},{dice[1]}" and mine["held"] == {"no-move"}
+    assert mine["shown"] >= MIN_SHOWN_S, mine
+    assert page_log.problems() == []
+
+
+def test_the_computers_passed_roll_is_shown_too(page, wait_ready, page_log):
+    saved, color, dice = local_game_before("no-move")
+    saved["settings"].update({"mode": "ai", "level": 1, "color": other(color)})
+    saved["phase"] = "ai"  # the computer is about to roll the dice that cannot move
+    open_saved(page, wait_ready, saved)
+    page.wait_for_function("() => document.querySelector('[data-testid=board]').dataset.held === 'no-move'", timeout=60_000)
+    assert "The computer rolled" in status(page) and "no legal move" in status(page)
+    time.sleep(2.0)
+    seg = [s for s in dice_segments(page) if s["roller"] == color][-1]
+    assert seg["dice"] == f"{dice[0]},{dice[1]}" and seg["shown"] >= MIN_SHOWN_S + 0.5, seg  # rolled, then held
+    assert page_log.problems() == []
+
+
+def test_a_forced_roll_is_shown_with_its_reason(page, wait_ready, page_log):
+    saved, color, dice = local_game_before("forced")
+    open_saved(page, wait_ready, saved)
+    page.get_by_role("button", name="Roll").click()
+    a = board_attrs(page)
+    assert a["dice"] == f"{dice[0]},{dice[1]}" and a["held"] == "forced"
+    assert "only legal play" in status(page)
+    time.sleep(2.0)
+    seg = [s for s in dice_segments(page) if s["roller"] == color][-1]
+    assert seg["held"] == {"forced"} and seg["shown"] >= MIN_SHOWN_S, seg
+    assert page_log.problems() == []
+
+
+def test_every_roll_of_a_game_against_the_computer_is_seen(page, wait_ready, page_log):
+    """A whole game at level 1: every roll in the history was on the board, in
+    order; the computer's for at least about a second even with reduced motion."""
+    from test_game_play import play_game
+
+    page.emulate_media(reduced_motion="reduce")
+    page.add_init_script(f"({DICE_TIMELINE})();")
+    page.goto("index.html?mode=ai&level=1&color=white&seed=21")
+    wait_ready(page)
+    play_game(page)
+    history = page.evaluate("() => [...document.querySelectorAll('#history li')].map(li => li.textContent)")
+    segs = dice_segments(page)
+    rolls = []
+    for text in history:
+        who, rest = text.split(" ", 1)
+        rolls.append((who.lower(), rest.split(":")[0].replace("-", ",")))
+    assert [(s["roller"], s["dice"]) for s in segs] == rolls
+    slow = [(r, s["shown"]) for r, s in zip(rolls, segs) if r[0] == "black" and s["shown"] < MIN_SHOWN_S]
+    assert not slow, slow
+    passed = [s for s in segs if s["held"]]
+    assert all(s["shown"] >= MIN_SHOWN_S for s in passed if s["roller"] == "black"), passed
+    assert page_log.problems() == []
+
+
+# ------------------------------------------------------------------ defect 4
+
+def test_status_line_says_the_current_state_only(page, wait_ready, page_log):
+    page.emulate_media(reduced_motion="reduce")
+    page.goto("index.html?mode=local&seed=3")
+    wait_ready(page)
+    seen = []
+    for _ in range(6):
+        phase = wait_settled(page)
+        line = status(page)
+        seen.append(line)
+        # one state: at most the last turn and what to do now, never a log
+        assert line.count("rolled") <= 1 and line.count("played") <= 1 and "undone" not in line, line
+        if phase == "roll":
+            assert line.endswith(" to roll."), line
+            page.get_by_role("button", name="Roll").click()
+        else:
+            a = board_attrs(page)
+            assert f"rolled {a['dice'].replace(',', '-')}" in line or "Opening roll" in line, line
+            ref = TurnBuilder(Position.from_id(a["positionId"], turn=a["turn"]), tuple(int(x) for x in a["dice"].split(",")))
+            src = sorted(ref.sources(), reverse=True)[0]
+            dst = min(ref.destinations(src), key=lambda d: len(ref.destinations(src)[d]))
+            point(page, to_absolute(a["turn"], src)).click()
+            point(page, to_absolute(a["turn"], dst)).click()
+            moved = status(page)
+            assert moved != line and moved.count("moved") + moved.count("Play complete") == 1, moved
+            page.get_by_role("button", name="Undo", exact=True).click()
+            assert status(page) == line  # back to the same state: the same words, nothing added
+            from test_game_play import play_turn_ui
+
+            play_turn_ui(page)
+    assert len(set(seen)) == len(seen)
+    assert page_log.problems() == []
