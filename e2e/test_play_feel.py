@@ -340,3 +340,57 @@ def test_status_line_says_the_current_state_only(page, wait_ready, page_log):
             play_turn_ui(page)
     assert len(set(seen)) == len(seen)
     assert page_log.problems() == []
+
+
+# ------------------------------------------------------------------ defect 3
+
+def test_new_game_mid_game_asks_first_in_a_dialog(page, wait_ready, page_log, shoot):
+    from test_game_play import play_turn_ui
+
+    page.emulate_media(reduced_motion="reduce")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto("index.html?mode=local&seed=4")
+    wait_ready(page)
+    while len(page.locator("#history li").all()) < 2:
+        if wait_settled(page) == "roll":
+            page.get_by_role("button", name="Roll").click()
+        else:
+            play_turn_ui(page)
+    before = board_attrs(page)["positionId"], page.locator("#history li").all_text_contents()
+    new = page.get_by_role("button", name="New game")
+    dialog = page.get_by_role("dialog", name="Start a new game?")
+
+    new.click()
+    assert dialog.is_visible()
+    assert page.evaluate("() => document.activeElement.id") == "confirm-no"  # the safe answer has the focus
+    assert "will be lost" in dialog.text_content()
+    shoot(page, "confirm-new-game-phone")
+    page.keyboard.press("d")  # keys behind the dialog do nothing
+    page.get_by_role("button", name="Keep playing").click()
+    assert not dialog.is_visible()
+    assert (board_attrs(page)["positionId"], page.locator("#history li").all_text_contents()) == before
+
+    new.click()
+    page.keyboard.press("Escape")  # Escape keeps the game too
+    assert not dialog.is_visible()
+    assert (board_attrs(page)["positionId"], page.locator("#history li").all_text_contents()) == before
+
+    # changing the mode asks too, and naming what it starts
+    page.select_option("#opt-mode", "ai")
+    new.click()
+    assert "against the computer" in dialog.text_content()
+    assert page.locator("#history li").all_text_contents() == before[1]
+    dialog.get_by_role("button", name="Start a new game").click()
+    assert not dialog.is_visible()
+    wait_settled(page)
+    assert "mode=ai" in page.url and board_attrs(page)["me"] == "white"
+    assert page.locator("#history li").count() <= 1  # a fresh game (a computer's opening may be in)
+
+    # with nothing to lose it does not ask
+    page.goto("index.html?mode=local&seed=5")
+    wait_ready(page)
+    assert page.locator("#history li").count() == 0
+    new.click()
+    assert not dialog.is_visible()
+    assert "mode=local" in page.url and "seed" not in page.url  # started at once
+    assert page_log.problems() == []

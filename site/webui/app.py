@@ -25,6 +25,7 @@ from webui.ai_client import AiClient  # noqa: E402
 from webui.board_input import BoardInput  # noqa: E402
 from webui.board_numbers import board_notation  # noqa: E402
 from webui.board_view import BoardView  # noqa: E402
+from webui.confirm_dialog import ConfirmDialog  # noqa: E402
 from webui.controller import PARAM_ORDER, Controller, Settings, dice_text  # noqa: E402
 from webui.dom import by_id, later, missing, on, query_params, reduced_motion, set_query, today  # noqa: E402
 from webui.modes import cap  # noqa: E402
@@ -140,6 +141,7 @@ class GamePage:
             ctl.new_game(wanted or base)
             self.game = DeviceGame(self, ctl)
         self.input = BoardInput(self.board, self.view, self)
+        self.confirm = ConfirmDialog()
         self.fill_form()
         self.bind()
         self.render_leaderboard()
@@ -188,10 +190,26 @@ class GamePage:
         self.store.settings["name"] = str(by_id("opt-name").value).strip()[:24]
         self.store.save_settings()
 
+    def in_progress(self) -> bool:
+        """A game that a new one would throw away: moves made, not over."""
+        ctl = self.ctl
+        if ctl.phase in ("over", "stopped") or ctl.game is None:
+            return False
+        return bool(ctl.game.history) or bool(ctl.builder and ctl.builder.steps)
+
     def on_new_game(self, event):
         event.preventDefault()
         mode = str(by_id("opt-mode").value)
         self.on_name(None)
+        if not self.in_progress():
+            self.start_new(mode)
+            return
+        against = {"ai": f"against the computer (level {by_id('opt-level').value})",
+                   "local": "for two players on this device", "friend": "with a friend on another device"}[mode]
+        self.confirm.ask("Start a new game?", f"A new game {against} ends the game in progress: it will be lost.",
+                         "Start a new game", lambda: self.start_new(mode))
+
+    def start_new(self, mode):
         if mode == "friend":
             from webui import friend_app
             self.switch(friend_app.FriendUI(self, {"mode": "friend"}))
@@ -367,16 +385,16 @@ class GamePage:
 
     def roll(self):
         ctl = self.ctl
-        if ctl.phase == "roll" and ctl.viewing is None and not self.view.animating:
+        if ctl.phase == "roll" and ctl.viewing is None and not self.view.animating and not self.confirm.open:
             ctl.roll()
             self.acted()
 
-    def undo(self):
-        if self.ctl.undo():
+    def undo(self, everything=False):
+        if not self.confirm.open and self.ctl.undo(everything):
             self.acted()
 
     def done(self):
-        if self.ctl.done():
+        if not self.confirm.open and self.ctl.done():
             self.acted()
 
     def ai_waiting(self, seconds):
