@@ -394,3 +394,86 @@ def test_new_game_mid_game_asks_first_in_a_dialog(page, wait_ready, page_log, sh
     assert not dialog.is_visible()
     assert "mode=local" in page.url and "seed" not in page.url  # started at once
     assert page_log.problems() == []
+
+
+# ------------------------------------------------------------------ fewer clicks
+
+def _opening_move_seed() -> int:
+    """A two-player seed whose opening roll White wins (two different dice, so
+    White's 13-point checker moves by each die and by both) with a checker
+    that cannot move (White's 6 point with a 5: Black holds the 1 point)."""
+    from engine import Dice, Game
+
+    for seed in range(1, 200):
+        g = Game(dice=Dice(seed=seed))
+        w, b = g.opening_roll()
+        ref = TurnBuilder(g.position, g.dice) if w > b else None
+        if ref is not None and 6 not in ref.sources():
+            return seed
+    raise AssertionError("no seed")
+
+
+def test_fewer_clicks_quick_moves_auto_roll_and_auto_done(page, wait_ready, page_log, shoot):
+    seed = _opening_move_seed()
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"index.html?mode=local&seed={seed}")
+    wait_ready(page)
+    assert wait_settled(page) == "move"
+    a = board_attrs(page)
+    assert a["turn"] == "white"
+    d = sorted((int(x) for x in a["dice"].split(",")), reverse=True)
+    hi, lo = d[0], d[1]
+    ref = TurnBuilder(Position.from_id(a["positionId"], turn="white"), (hi, lo))
+    # movable checkers are marked after the roll: exactly the engine's sources
+    marked = set(page.eval_on_selector_all(f'{BOARD} [data-movable="true"]', "els => els.map(e => e.dataset.point)"))
+    assert marked == {str(to_absolute("white", s)) for s in ref.sources()}
+    assert page.locator(f"{BOARD} .movable-ring").count() == len(marked)
+    # a checker that cannot move is refused, visibly
+    stuck = [p for p in range(1, 25) if ref.position.owner(p)[0] == "white" and str(p) not in marked]
+    assert stuck
+    if stuck:
+        point(page, stuck[0]).click()
+        assert point(page, stuck[0]).get_attribute("data-refused") == "true"
+        assert page.locator(f"{BOARD} .refused-mark").count() == 1
+        assert f"The checker on {stuck[0]} cannot move" in status(page)
+        shoot(page, "refused-checker")
+
+    # the options, persisted
+    for box in ("opt-auto-roll", "opt-auto-done", "opt-quick"):
+        page.get_by_test_id(box).check()
+    stored = json.loads(page.evaluate("() => localStorage.getItem('bg.settings')"))
+    assert stored["autoRoll"] is True and stored["autoDone"] is True and stored["quick"] is True
+    page.reload()
+    wait_ready(page)
+    for box in ("opt-auto-roll", "opt-auto-done", "opt-quick"):
+        assert page.get_by_test_id(box).is_checked()
+    shoot(page, "play-options")
+    page.get_by_test_id("opt-auto-done").uncheck()  # (for Undo below; on again for the last part)
+
+    # quick moves: one click moves the 13-point checker by the higher die, a right-click by the lower one
+    point(page, 13).click()
+    assert f"13/{13 - hi}" in status(page)
+    point(page, 13).click(button="right")
+    assert f"13/{13 - lo}" in status(page)
+    # Undo takes back one checker's move; Undo all the whole turn
+    page.get_by_role("button", name="Undo", exact=True).click()
+    assert f"13/{13 - lo}" not in status(page) and f"13/{13 - hi}" in status(page)
+    point(page, 13).click(button="right")
+    page.get_by_test_id("undo-all").click()
+    assert status(page).endswith("pick up a checker to move.") or "Pick up a checker" in status(page)
+    assert page.locator("#history li").count() == 0
+    # a second click on the moved checker plays the other die; the turn ends by itself
+    page.get_by_test_id("opt-auto-done").check()
+    clicks = 0
+    point(page, 13).click()
+    clicks += 1
+    point(page, 13 - hi).click()
+    clicks += 1
+    page.wait_for_function("() => document.querySelectorAll('#history li').length === 1")
+    assert page.locator("#history li").first.text_content().endswith(f": 13/{13 - hi - lo}")  # one checker, both dice
+    # Black's roll comes by itself (auto-roll): no Roll click
+    page.wait_for_function("() => document.querySelector('[data-testid=board]').dataset.turn === 'black'"
+                           " && ['move', 'roll'].includes(document.querySelector('[data-testid=board]').dataset.phase)"
+                           " && document.querySelector('[data-testid=board]').dataset.dice !== ''", timeout=10_000)
+    assert clicks == 2  # was 6: roll, pick, drop, pick, drop, Done
+    assert page_log.problems() == []

@@ -365,3 +365,65 @@ def test_status_line_says_the_state_only():
     play_human_turn(c)
     line = c.status_line()
     assert line.endswith(" to roll.") and line.count(" played ") == 1
+
+
+def opening_move_controller(seed_min=1):
+    """A two-player game at its opening move with two different dice."""
+    for seed in range(seed_min, 200):
+        c = Controller()
+        c.new_game(Settings(mode="local", seed=seed))
+        if c.phase == "move" and c.game.dice[0] != c.game.dice[1]:
+            return c
+    raise AssertionError("no opening found")
+
+
+def test_quick_move_uses_the_higher_die_then_the_other():
+    c = opening_move_controller()
+    turn = c.turn
+    hi, lo = max(c.game.dice), min(c.game.dice)
+    # a checker that can move by the higher die: the one on the 13 point (own numbering)
+    src = to_absolute(turn, 13)
+    assert c.quick(src) == "move"
+    assert [(st.src, st.dst) for st in c.builder.steps] == [(13, 13 - hi)]
+    assert c.quick(to_absolute(turn, 13 - hi)) == "move"   # the second click moves it on with the other die
+    assert [(st.src, st.dst) for st in c.builder.steps] == [(13, 13 - hi), (13 - hi, 13 - hi - lo)]
+    assert c.can_done
+    c2 = opening_move_controller()
+    assert c2.quick(to_absolute(c2.turn, 13), "low") == "move"  # right-click: the lower die
+    assert [(st.src, st.dst) for st in c2.builder.steps] == [(13, 13 - lo)]
+
+
+def test_a_checker_that_cannot_move_is_refused_visibly():
+    c = opening_move_controller()
+    turn = c.turn
+    movable = c.sources()
+    pos = c.builder.position
+    stuck = [p for p in range(1, 25) if pos.owner(p)[0] == turn and p not in movable]
+    empty = [p for p in range(1, 25) if not pos.owner(p)[1]]
+    pos_v, v = c.view()
+    svg = render_board(pos_v, v)
+    assert svg.count('data-movable="true"') == len(movable) and svg.count("movable-ring") == len(movable)
+    if stuck:
+        assert c.click(stuck[0]) == "refused"
+        assert 'data-refused="true"' in render_board(*c.view())
+        assert f"The checker on {stuck[0]} cannot move" in c.status_line()
+    assert c.click(empty[0]) == "none" and c.refused is None
+    assert 'data-refused' not in render_board(*c.view())
+
+
+def test_undo_takes_back_a_whole_checker_move_and_undo_all_the_turn():
+    c = opening_move_controller()
+    turn = c.turn
+    hi, lo = max(c.game.dice), min(c.game.dice)
+    start = c.builder.position
+    c.click(to_absolute(turn, 13))
+    combined = to_absolute(turn, 13 - hi - lo)
+    assert combined in c.legal  # nothing blocks 13 -> 13-hi -> 13-hi-lo at the start
+    c.click(combined)                      # one checker, both dice: two steps
+    assert len(c.builder.steps) == 2
+    assert c.undo() and c.builder.steps == [] and c.builder.position == start
+    c.quick(to_absolute(turn, 13))
+    c.quick(to_absolute(turn, 24))
+    assert len(c.builder.steps) == 2
+    assert c.undo(everything=True) and c.builder.steps == [] and c.builder.position == start
+    assert not c.undo()

@@ -30,10 +30,13 @@ from webui.controller import PARAM_ORDER, Controller, Settings, dice_text  # noq
 from webui.dom import by_id, later, missing, on, query_params, reduced_motion, set_query, today  # noqa: E402
 from webui.modes import cap  # noqa: E402
 from webui.page_storage import PageStorage  # noqa: E402
+from webui.play_options import read_options  # noqa: E402
 
 IMPORTED_MS = float(js.performance.now())
 AI_PAUSE_S = 0.35   # the computer's beat before rolling and before moving
 HOLD_S = 1.2        # every roll stays on the board at least this long (or until the player goes on)
+AUTO_ROLL_S = 0.6   # the beat before an automatic roll (the last play stays readable)
+OPTION_BOXES = (("opt-auto-roll", "autoRoll"), ("opt-auto-done", "autoDone"), ("opt-quick", "quick"))
 
 
 def now_s():
@@ -118,14 +121,21 @@ class GamePage:
         self.note = None              # (words, status line) shown before that status line until it changes
         self.update_task = None
         self.held_for = None          # the held roll whose HOLD_S is running
+        self.options = read_options({})
+        self.auto_rolling = False     # an automatic roll is on its way
 
     @property
     def ctl(self):
         return self.game.ctl
 
     # ------------------------------------------------------------ start
+    @property
+    def quick_moves(self) -> bool:
+        return self.options["quick"]
+
     def start(self):
         self.store.load()
+        self.options = read_options(self.store.settings)
         params = query_params()
         saved = self.store.load_game(Controller.from_dict)
         base = Settings.from_params({k: str(v) for k, v in self.store.settings.items() if k in ("mode", "level", "color")})
@@ -164,6 +174,9 @@ class GamePage:
     def bind(self):
         on(by_id("roll"), "click", lambda e: self.roll())
         on(by_id("undo"), "click", lambda e: self.undo())
+        on(by_id("undo-all"), "click", lambda e: self.undo(everything=True))
+        for box_id, key in OPTION_BOXES:
+            on(by_id(box_id), "change", lambda e: self.on_options())
         on(by_id("done"), "click", lambda e: self.done())
         on(by_id("hint"), "click", lambda e: later(self.show_hint(), "hint"))
         on(by_id("newgame"), "submit", self.on_new_game)
@@ -181,7 +194,16 @@ class GamePage:
         by_id("opt-level").value = str(s.level)
         by_id("opt-color").value = s.color
         by_id("opt-name").value = self.store.name()
+        for box_id, key in OPTION_BOXES:
+            by_id(box_id).checked = self.options[key]
         self.sync_form()
+
+    def on_options(self):
+        for box_id, key in OPTION_BOXES:
+            self.options[key] = bool(by_id(box_id).checked)
+            self.store.settings[key] = self.options[key]
+        self.store.save_settings()
+        self.update()
 
     def sync_form(self):
         by_id("newgame").classList.toggle("local", str(by_id("opt-mode").value) == "local")
@@ -275,6 +297,7 @@ class GamePage:
         live = ctl.viewing is None
         self._enable("roll", live and ctl.phase == "roll" and not busy)
         self._enable("undo", live and ctl.human_to_move and bool(ctl.builder and ctl.builder.steps))
+        self._enable("undo-all", live and ctl.human_to_move and bool(ctl.builder and ctl.builder.steps))
         self._enable("done", live and ctl.can_done)
         self._enable("hint", live and ctl.human_to_move and not self.game.friend)
         self._enable("new-game", True)
@@ -285,6 +308,9 @@ class GamePage:
         if ctl.held is not None and ctl.held is not self.held_for:
             self.held_for = ctl.held
             later(self.release_held(ctl, ctl.held), "held roll")
+        if self.options["autoRoll"] and self.may_roll() and ctl.held is None and not self.auto_rolling:
+            self.auto_rolling = True
+            later(self.auto_roll(ctl), "automatic roll")
         self.render_history()
         self.render_result()
         document.body.classList.toggle("viewing", not live)
@@ -363,8 +389,10 @@ class GamePage:
     # ------------------------------------------------------------ actions
     def acted(self):
         """The game changed: save, show it (a forced play step by step), go on."""
-        self.game.save()
         ctl = self.ctl
+        if self.options["autoDone"] and ctl.can_done and ctl.viewing is None:
+            ctl.done()  # the "end my turn when the play is complete" option
+        self.game.save()
         auto, ctl.auto = ctl.auto, None
         if auto is not None and not self.view.reduced:
             if ctl.held is not None:
@@ -383,11 +411,23 @@ class GamePage:
             self.update()
             self.game.go_on()
 
-    def roll(self):
+    def may_roll(self) -> bool:
         ctl = self.ctl
-        if ctl.phase == "roll" and ctl.viewing is None and not self.view.animating and not self.confirm.open:
-            ctl.roll()
+        return ctl.phase == "roll" and ctl.viewing is None and not self.view.animating and not self.confirm.open
+
+    def roll(self):
+        if self.may_roll():
+            self.ctl.roll()
             self.acted()
+
+    async def auto_roll(self, ctl):
+        """The "roll for me" option: roll after a beat, if it is still time to."""
+        try:
+            await asyncio.sleep(AUTO_ROLL_S)
+        finally:
+            self.auto_rolling = False
+        if ctl is self.ctl and self.options["autoRoll"] and ctl.held is None:
+            self.roll()
 
     def undo(self, everything=False):
         if not self.confirm.open and self.ctl.undo(everything):

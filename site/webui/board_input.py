@@ -52,6 +52,7 @@ class BoardInput:
         on(el, "pointermove", self.on_move)
         on(el, "pointerup", self.on_up)
         on(el, "pointercancel", self.on_cancel)
+        on(el, "contextmenu", self.on_context)
         on(el, "focusin", self.on_focusin)
         on(el, "focusout", self.on_focusout)
         # keys="page": R, U, D and Escape work anywhere on the page (the game page);
@@ -146,6 +147,24 @@ class BoardInput:
         if d["putdown"]:
             ctl.click(d["src"])
             self.page.redraw()
+        elif getattr(self.page, "quick_moves", False) and ctl.picked == d["src"]:
+            # quick moves: a click (no drag) moves the checker by the higher die
+            ctl.quick(d["src"])
+            self.page.acted()
+
+    def on_context(self, event):
+        """Right-click on a checker: move it by the lower die."""
+        pt = self._target(event)
+        if pt is None or pt == "off":
+            return
+        event.preventDefault()
+        if self.drag and self.drag["moved"]:
+            return  # a long press while dragging on a touch screen
+        self.drag = None
+        if self._blocked():
+            return
+        self.page.ctl.quick(pt, "low")
+        self.page.acted()
 
     def on_cancel(self, event):
         self.drag = None

@@ -127,6 +127,7 @@ class Controller:
         self.auto = None            # (position, dice, frames) of a play made automatically
         self.held = None            # a roll that passed without the player's moves, still shown: see ``hold``
         self._moves, self._moves_of = [], None  # steps per checker move of ``_moves_of`` (the builder)
+        self.refused = None         # a point clicked whose checker cannot move now (shown until the next click)
 
     # ------------------------------------------------------------ set-up
     def new_game(self, settings=None) -> None:
@@ -268,6 +269,7 @@ class Controller:
     def click(self, point) -> str:
         """A click/tap/Enter on a point. Returns what happened:
         "pick", "drop" (put down), "move", "none"."""
+        self.refused = None
         if not self.human_to_move or self.viewing is not None:
             return "none"
         if self.picked is not None:
@@ -283,7 +285,42 @@ class Controller:
         if self.picked is not None:
             self.picked, self.legal = None, {}
             return "drop"
-        return "none"
+        return self._refuse(point)
+
+    def _refuse(self, point) -> str:
+        """A click on one of the mover's own checkers that cannot move: "refused" (shown), else "none"."""
+        if point in ("off", None) or self.builder is None:
+            return "none"
+        pos = self.builder.position
+        own = pos.bar(self.turn) if point == "bar" else (pos.owner(point)[1] if pos.owner(point)[0] == self.turn else 0)
+        if not own:
+            return "none"
+        self.refused = point
+        return "refused"
+
+    def quick(self, point, die: str = "high") -> str:
+        """One-click play: move the checker on ``point`` by the higher die
+        (``die="low"``: the lower one), or by the other die when that one
+        cannot be played; a second click moves it on with what is left.
+        Returns "move", "refused" (it cannot move) or "none"."""
+        self.refused = None
+        if not self.human_to_move or self.viewing is not None or self.builder is None:
+            return "none"
+        self.picked, self.legal = None, {}
+        if point not in self.sources():
+            return self._refuse(point)
+        src = from_absolute(self.turn, point)
+        dests = self.builder.destinations(src)
+        order = sorted(set(self.builder.dice_left), reverse=(die != "low"))
+        for d in order:
+            for dst, path in dests.items():
+                if len(path) == 1 and path[0].die == d:
+                    self.move(point, to_absolute(self.turn, dst))
+                    return "move"
+        # only a combined move of this checker is legal (e.g. 6-6 with one checker left to play)
+        dst = min(dests, key=lambda k: len(dests[k]))
+        self.move(point, to_absolute(self.turn, dst))
+        return "move"
 
     def pick(self, point) -> None:
         src = from_absolute(self.turn, point)
@@ -477,6 +514,8 @@ class Controller:
     def _move_text(self, who: str) -> str:
         b = self.builder
         color = self.turn
+        if self.refused is not None:
+            return f"The checker on {self.refused} cannot move with {dice_text(b.dice_left)}: pick a marked one."
         if not b.steps:
             if self.opening:
                 return "Pick up a checker to move."
@@ -530,6 +569,8 @@ class Controller:
             dice_note=note,
             tab_stop=max(sources, key=lambda p: from_absolute(game.turn, p)) if sources else None,
             hint=self.hint_arrows() if self.picked is None else (),
+            movable=sources if self.picked is None else (),
+            refused=self.refused,
             position_id=turn_start.id,
             extra=extra,
             **kw,

@@ -60,7 +60,7 @@ class View:
                  legal=(), picked=None, focus=None, tab_stop=None, moved=None, hint: tuple = (),
                  turn=None, position_id=None, testid="board", uid: str = "b", interactive: bool = True,
                  numbers: bool = True, animate: bool = True, label: str = "", extra=None,
-                 dice_turn=None, dice_note: str = ""):
+                 dice_turn=None, dice_note: str = "", movable=(), refused=None):
         self.bottom = bottom                # colour whose home is bottom-right: "white"
         self.dice = dice                    # dice rolled this turn: (3, 1); () before the roll
         self.dice_left = dice_left          # dice still to play: (1,); None = all of them
@@ -83,6 +83,8 @@ class View:
         self.extra = {} if extra is None else extra  # more data-* attributes: {"mode": "ai"}, written sorted
         self.dice_turn = dice_turn          # whose dice these are, if not the turn's: "white"
         self.dice_note = dice_note          # words next to the dice: "no legal move"
+        self.movable = movable              # points whose top checker can move now: {13, 24}
+        self.refused = refused              # a point whose checker was clicked but cannot move: 6
 
     def __repr__(self) -> str:
         return "View(" + ", ".join(f"{k}={v!r}" for k, v in sorted(self.__dict__.items())) + ")"
@@ -333,6 +335,7 @@ def render_board(position, view=None) -> str:
     turn = v.turn or position.turn
     pid = v.position_id if v.position_id is not None else position.id
     legal = set(v.legal)
+    movable = set(v.movable)
     dice_s = ",".join(str(d) for d in v.dice)
 
     attrs = [
@@ -405,6 +408,10 @@ def render_board(position, view=None) -> str:
             g.append(' data-legal="true"')
         if v.picked == p:
             g.append(' data-picked="true"')
+        if p in movable:
+            g.append(' data-movable="true"')
+        if v.refused == p:
+            g.append(' data-refused="true"')
         g.append(">")
         g.append(f'<rect class="hit" x="{x0}" y="{_f(y0)}" width="{PW}" height="{_f(y1 - y0)}" fill="#000" fill-opacity="0"/>')
         g.append(f'<polygon points="{tri}" fill="{tri_fill}" stroke="#000" stroke-opacity=".18" stroke-width="1"/>')
@@ -428,6 +435,8 @@ def render_board(position, view=None) -> str:
                         f'<circle class="picked-ring" cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(R + 1)}" fill="none" '
                         f'stroke="{C["picked"]}" stroke-width="4"/>'
                     )
+                elif is_top_checker and (p in movable or v.refused == p):
+                    g.append(_mark(cx, cy, v.refused == p))
         if p in legal:
             mover = turn
             cx, cy = checker_center(bottom, p, _landing_index(position, p, mover), mover)
@@ -452,6 +461,10 @@ def render_board(position, view=None) -> str:
         g.append(' data-legal="true"')
     if v.picked == "bar":
         g.append(' data-picked="true"')
+    if "bar" in movable:
+        g.append(' data-movable="true"')
+    if v.refused == "bar":
+        g.append(' data-refused="true"')
     g.append(">")
     g.append(f'<rect class="hit" x="{BAR_X}" y="{TOP_Y}" width="{BARW}" height="{field_h}" fill="#000" fill-opacity="0"/>')
     for color, n in ((WHITE, wb), (BLACK, bb)):
@@ -469,6 +482,8 @@ def render_board(position, view=None) -> str:
                     f'<circle class="picked-ring" cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(R + 1)}" fill="none" '
                     f'stroke="{C["picked"]}" stroke-width="4"/>'
                 )
+            elif top_one and color == turn and ("bar" in movable or v.refused == "bar"):
+                g.append(_mark(cx, cy, v.refused == "bar"))
     if v.focus == "bar":
         g.append(
             f'<rect class="focus-ring" x="{BAR_X + 2}" y="{TOP_Y + 2}" width="{BARW - 4}" height="{field_h - 4}" '
@@ -539,6 +554,22 @@ def render_board(position, view=None) -> str:
         out.append(_hint_svg(position, v, turn))
     out.append("</svg>")
     return "".join(out)
+
+
+def _mark(cx: float, cy: float, refused: bool) -> str:
+    """A movable checker's ring, or a refused one's cross (it cannot move now)."""
+    if refused:
+        d = R * 0.45
+        return (
+            f'<g class="refused-mark" pointer-events="none"><circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(R + 1)}" fill="none" '
+            f'stroke="{C["refused"]}" stroke-width="4"/><path d="M{_f(cx - d)} {_f(cy - d)}L{_f(cx + d)} {_f(cy + d)}'
+            f'M{_f(cx + d)} {_f(cy - d)}L{_f(cx - d)} {_f(cy + d)}" stroke="{C["refused"]}" stroke-width="5" '
+            f'stroke-linecap="round"/></g>'
+        )
+    return (
+        f'<circle class="movable-ring" cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(R + 1)}" fill="none" '
+        f'stroke="{C["movable"]}" stroke-width="3" stroke-opacity=".8" pointer-events="none"/>'
+    )
 
 
 def _stack_height(position, point, color: str) -> int:
