@@ -477,3 +477,58 @@ def test_fewer_clicks_quick_moves_auto_roll_and_auto_done(page, wait_ready, page
                            " && document.querySelector('[data-testid=board]').dataset.dice !== ''", timeout=10_000)
     assert clicks == 2  # was 6: roll, pick, drop, pick, drop, Done
     assert page_log.problems() == []
+
+
+# ------------------------------------------------------------------ resign
+
+def test_resign_against_the_computer_scores_what_the_position_shows(page, wait_ready, page_log, shoot):
+    from engine import result_kind
+    from test_game_play import play_turn_ui
+
+    page.emulate_media(reduced_motion="reduce")
+    page.goto("index.html?mode=ai&level=1&color=white&seed=8")
+    wait_ready(page)
+    for _ in range(3):
+        if wait_settled(page) == "roll":
+            page.get_by_role("button", name="Roll").click()
+        else:
+            play_turn_ui(page)
+    wait_settled(page)
+    a = board_attrs(page)
+    turn_start = Position.from_id(a["positionId"], turn=a["turn"])
+    kind = result_kind(turn_start, "black")
+    points = {"single": "1/3", "gammon": "2/3", "backgammon": "1"}[kind]
+    page.get_by_test_id("resign").click()
+    dialog = page.get_by_role("dialog", name="Resign this game?")
+    assert dialog.is_visible()
+    assert f"The computer wins with a {kind}" in dialog.text_content()
+    shoot(page, "confirm-resign")
+    dialog.get_by_role("button", name="Resign").click()
+    res = page.get_by_test_id("result")
+    res.wait_for(state="visible")
+    assert (res.get_attribute("data-winner"), res.get_attribute("data-kind"), res.get_attribute("data-points")) == \
+        ("black", kind, points)
+    assert "by resignation" in res.text_content()
+    assert board_attrs(page)["phase"] == "over"
+    assert page.get_by_test_id("resign").is_disabled()
+    shoot(page, "resigned-result")
+    page.reload()  # a finished game, as it was
+    wait_ready(page)
+    assert page.get_by_test_id("result").get_attribute("data-kind") == kind
+    assert page_log.problems() == []
+
+
+def test_resign_in_a_two_player_game_the_player_on_turn_concedes(page, wait_ready, page_log):
+    page.emulate_media(reduced_motion="reduce")
+    page.goto("index.html?mode=local&seed=6")
+    wait_ready(page)
+    turn = board_attrs(page)["turn"]
+    page.get_by_test_id("resign").click()
+    page.get_by_role("dialog").get_by_role("button", name="Resign").click()
+    res = page.get_by_test_id("result")
+    res.wait_for(state="visible")
+    # at the start the loser has checkers in the winner's home board: a backgammon, 3 points
+    assert res.get_attribute("data-winner") == other(turn)
+    assert (res.get_attribute("data-kind"), res.get_attribute("data-points")) == ("backgammon", "3")
+    assert "No wins yet" in page.locator("#leaderboard").text_content()
+    assert page_log.problems() == []

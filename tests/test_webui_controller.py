@@ -427,3 +427,51 @@ def test_undo_takes_back_a_whole_checker_move_and_undo_all_the_turn():
     assert len(c.builder.steps) == 2
     assert c.undo(everything=True) and c.builder.steps == [] and c.builder.position == start
     assert not c.undo()
+
+
+@pytest.mark.parametrize("mode", ["ai", "local"])
+def test_resign_scores_what_the_position_shows_and_survives_a_reload(mode):
+    from engine import result_kind
+
+    c = Controller()
+    c.new_game(Settings(mode=mode, level=2, color="black", seed=11))
+    for _ in range(6):
+        if c.phase == "ai":
+            if c.ai_needs_roll():
+                c.ai_roll()
+            c.ai_play("")
+        else:
+            play_to_end_step(c)
+    loser = "black" if mode == "ai" else c.turn
+    winner = "white" if loser == "black" else "black"
+    kind = result_kind(c.game.position, winner)
+    assert kind == "backgammon"  # early on: the loser still has checkers in the winner's home board
+    assert c.resign_offer() == (winner, kind, "2" if mode == "ai" else "3")  # level 2: 3 x 2/3
+    assert c.resign()
+    assert c.phase == "over" and not c.resign()
+    assert c.result() == {"winner": winner, "kind": kind, "points": "2" if mode == "ai" else "3"}
+    assert "by resignation" in c.result_sentence()
+    assert c.leaderboard_entry("Ann", "2026-12-02") is None  # a loss (and seeded) is never a win on the board
+    back = Controller.from_dict(json.loads(json.dumps(c.to_dict())))
+    assert back.phase == "over" and back.result() == c.result()
+    old = c.to_dict()
+    del old["resigned"]  # a game saved before resigning existed still loads
+    assert Controller.from_dict(old).resigned is None
+
+
+def test_resigning_a_gammon_and_a_single():
+    """Scored as the position shows: a player who bore off is resigning a single game."""
+    from engine import Game
+
+    c = Controller(Settings(mode="local", seed=1))
+    white = [0] * 25
+    white[0] = 14                     # White has 14 on its 1 point and one borne off
+    black = [0] * 25
+    black[5] = 15                     # Black all on its own 6 point: none off, none in White's home
+    c.game = Game(position=Position(black, white, "black"))  # (mover first)
+    c.phase = "roll"
+    assert c.resign_offer() == ("white", "gammon", "2")
+    black2 = [0] * 25
+    black2[0] = 14                    # Black has borne one off: a single game
+    c.game = Game(position=Position(black2, white, "black"))
+    assert c.resign_offer() == ("white", "single", "1")

@@ -28,7 +28,7 @@ from webui.board_view import BoardView  # noqa: E402
 from webui.confirm_dialog import ConfirmDialog  # noqa: E402
 from webui.controller import PARAM_ORDER, Controller, Settings, dice_text  # noqa: E402
 from webui.dom import by_id, later, missing, on, query_params, reduced_motion, set_query, today  # noqa: E402
-from webui.modes import cap  # noqa: E402
+from webui.modes import KIND_TEXT, cap  # noqa: E402
 from webui.page_storage import PageStorage  # noqa: E402
 from webui.play_options import read_options  # noqa: E402
 
@@ -92,7 +92,7 @@ class DeviceGame:
                 s = ctl.settings
                 page.say_now(f"The computer is thinking about {dice_text((d1, d2))}…")
                 notation = await page.ai.choose(pos, d1, d2, s.level, s.seed, page.ai_waiting)
-                if ctl is not page.ctl:
+                if ctl is not page.ctl or ctl.phase != "ai":
                     return
                 # the computer's dice stay in sight long enough to read, even with reduced motion
                 await asyncio.sleep(max(pause, HOLD_S - (now_s() - rolled)))
@@ -175,6 +175,7 @@ class GamePage:
         on(by_id("roll"), "click", lambda e: self.roll())
         on(by_id("undo"), "click", lambda e: self.undo())
         on(by_id("undo-all"), "click", lambda e: self.undo(everything=True))
+        on(by_id("resign"), "click", lambda e: self.ask_resign())
         for box_id, key in OPTION_BOXES:
             on(by_id(box_id), "change", lambda e: self.on_options())
         on(by_id("done"), "click", lambda e: self.done())
@@ -301,6 +302,8 @@ class GamePage:
         self._enable("done", live and ctl.can_done)
         self._enable("hint", live and ctl.human_to_move and not self.game.friend)
         self._enable("new-game", True)
+        by_id("resign").hidden = self.game.friend  # a friend game has its own, in the friend panel
+        self._enable("resign", live and ctl.resigner is not None and ctl.phase != "ai" and not self.view.animating)
         self._enable("copy-id", True)
         by_id("pos-id").textContent = view.position_id or position.id
         ctl.take_announcements()
@@ -435,6 +438,22 @@ class GamePage:
 
     def done(self):
         if not self.confirm.open and self.ctl.done():
+            self.acted()
+
+    def ask_resign(self):
+        ctl = self.ctl
+        offer = None if self.game.friend else ctl.resign_offer()
+        if offer is None:
+            return
+        winner, kind, pts = offer
+        s = "" if pts == "1" else "s"
+        text = (f"{ctl.mode.winner_words(winner)} with {KIND_TEXT[kind]}: {pts} point{s}{ctl.mode.points_note()}, "
+                "as the position stands now.")
+        self.confirm.ask("Resign this game?", text, "Resign", self.resign)
+
+    def resign(self):
+        if self.ctl.resign():
+            self.game.close()  # the computer stops thinking
             self.acted()
 
     def ai_waiting(self, seconds):

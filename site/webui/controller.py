@@ -13,7 +13,8 @@ Points given to and returned by the controller are absolute (1..24, "bar",
 "off"), as on the board. Runs on CPython and MicroPython alike.
 """
 
-from engine import BLACK, WHITE, Game, Dice, Position, TurnBuilder, from_absolute, to_absolute
+from engine import (BLACK, WHITE, Dice, Game, Position, TurnBuilder, from_absolute, other, points_for, result_kind,
+                    to_absolute)
 
 from .board_numbers import board_notation, steps_text
 from .modes import KIND_TEXT, mode_for
@@ -128,6 +129,7 @@ class Controller:
         self.held = None            # a roll that passed without the player's moves, still shown: see ``hold``
         self._moves, self._moves_of = [], None  # steps per checker move of ``_moves_of`` (the builder)
         self.refused = None         # a point clicked whose checker cannot move now (shown until the next click)
+        self.resigned = None        # (winner, kind) once a player resigned
 
     # ------------------------------------------------------------ set-up
     def new_game(self, settings=None) -> None:
@@ -141,6 +143,7 @@ class Controller:
         self.viewing = None
         self.hint = None
         self.held = None
+        self.resigned = None
         self.message = ""
         w, b = self.game.opening_roll()
         self.opening = (w, b)
@@ -230,7 +233,40 @@ class Controller:
         self._after_play()
 
     def _is_over(self) -> bool:
-        return self.game.is_over
+        return self.game.is_over or self.resigned is not None
+
+    # ------------------------------------------------------------ resigning
+    @property
+    def resigner(self):
+        """Who would resign now (the human against the computer, the player on
+        turn between two players), or None when it is not possible."""
+        if self.game is None or self._is_over() or self.phase in ("over", "idle") or not self.game.started:
+            return None
+        return self.mode.resigner(self.game.turn)
+
+    def resign_offer(self):
+        """(winner, kind, points) a resignation now would give: what the position shows."""
+        loser = self.resigner
+        if loser is None:
+            return None
+        winner = other(loser)
+        kind = result_kind(self.game.position, winner)
+        return winner, kind, fraction_text(points_for(kind, self.mode.level()))
+
+    def resign(self) -> bool:
+        """Concede the game: the other side wins what the position shows
+        (single, gammon or backgammon, as if it ended now)."""
+        offer = self.resign_offer()
+        if offer is None:
+            return False
+        loser = self.resigner
+        winner, kind, _ = offer
+        self.resigned = (winner, kind)
+        self.builder, self.picked, self.legal, self.held, self.hint = None, None, {}, None, None
+        self.opening = None
+        self.phase = "over"
+        self.say(f"{self.mode.who(loser)} resigned. {self.result_sentence(short=True)}")
+        return True
 
     def _after_play(self) -> None:
         self.opening = None
@@ -424,12 +460,18 @@ class Controller:
 
     # ------------------------------------------------------------ results
     def points(self):
+        if self.resigned is not None:
+            return points_for(self.resigned[1], self.mode.level())
         return self.game.points(self.mode.level())
 
     def result(self):
         if not self.game or not self._is_over():
             return None
-        return {"winner": self.game.winner, "kind": self.game.result_kind, "points": fraction_text(self.points())}
+        if self.resigned is not None:
+            winner, kind = self.resigned
+        else:
+            winner, kind = self.game.winner, self.game.result_kind
+        return {"winner": winner, "kind": kind, "points": fraction_text(self.points())}
 
     def result_sentence(self, short: bool = False) -> str:
         """The result in words: the status line's (``short``) or the result box's."""
@@ -439,10 +481,11 @@ class Controller:
         who = self.mode.winner_words(res["winner"])
         pts = res["points"]
         s = "" if pts == "1" else "s"
+        how = " by resignation" if self.resigned is not None else ""
         if short:
             kind = res["kind"]
-            return f"{who}: {'a ' + kind + ' game' if kind == 'single' else 'a ' + kind}, {pts} point{s}."
-        return f"{who} with {KIND_TEXT[res['kind']]}: {pts} point{s}{self.mode.points_note()}."
+            return f"{who}{how}: {'a ' + kind + ' game' if kind == 'single' else 'a ' + kind}, {pts} point{s}."
+        return f"{who} with {KIND_TEXT[res['kind']]}{how}: {pts} point{s}{self.mode.points_note()}."
 
     def leaderboard_entry(self, name: str, date: str):
         """The leaderboard entry this finished game earns, once: a win against
@@ -594,6 +637,7 @@ class Controller:
             "opening": list(self.opening) if self.opening else None,
             "message": self.message,
             "recorded": self.recorded,
+            "resigned": list(self.resigned) if self.resigned else None,
         }
 
     @classmethod
@@ -613,7 +657,13 @@ class Controller:
         c.opening = tuple(d["opening"]) if d.get("opening") else None
         c.message = str(d.get("message") or "")
         c.recorded = bool(d.get("recorded"))
-        if c.game.is_over:
+        resigned = d.get("resigned")  # (absent in games saved before resigning existed)
+        if resigned:
+            winner, kind = resigned
+            if winner not in (WHITE, BLACK) or kind not in KIND_TEXT:
+                raise ValueError(f"bad resignation {resigned!r}")
+            c.resigned = (winner, kind)
+        if c._is_over():
             c.phase = "over"
         elif phase == "move":
             if not c.game.dice:

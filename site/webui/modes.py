@@ -43,6 +43,10 @@ class Mode:
         """The computer's level, scaling the points (None: not against the computer)."""
         return None
 
+    def resigner(self, turn: str):
+        """Who concedes when this screen's player presses Resign, with ``turn`` on roll."""
+        return self.me() or turn
+
     def to_roll(self, color: str) -> str:
         return f"{self.who(color)} to roll."
 
