@@ -532,3 +532,52 @@ def test_resign_in_a_two_player_game_the_player_on_turn_concedes(page, wait_read
     assert (res.get_attribute("data-kind"), res.get_attribute("data-points")) == ("backgammon", "3")
     assert "No wins yet" in page.locator("#leaderboard").text_content()
     assert page_log.problems() == []
+
+
+# ------------------------------------------------------------------ history
+
+def test_history_steps_with_buttons_and_arrow_keys(page, wait_ready, page_log, shoot):
+    from test_game_play import play_turn_ui
+
+    page.emulate_media(reduced_motion="reduce")
+    page.goto("index.html?mode=local&seed=3")
+    wait_ready(page)
+    while page.locator("#history li").count() < 4:
+        if wait_settled(page) == "roll":
+            page.get_by_role("button", name="Roll").click()
+        else:
+            play_turn_ui(page)
+    live = board_attrs(page)
+    entries = page.locator("#history li").all_text_contents()
+    n = len(entries)
+    banner = page.get_by_test_id("viewing-banner")
+    banner_text = page.locator("#viewing-text")
+    assert not banner.is_visible()
+    page.evaluate("() => document.activeElement.blur()")
+    page.keyboard.press("ArrowLeft")  # into the history: the last move
+    assert banner.is_visible()
+    assert banner_text.text_content() == f"Viewing move {n} of {n}: {entries[-1]}"
+    b = board_attrs(page)
+    assert b["viewing"] == str(n - 1)
+    # the move is drawn as arrows: one per step of the engine's play
+    color = entries[-1].split()[0].lower()
+    hist = json.loads(page.evaluate("() => localStorage.getItem('bg.game')"))["game"]["history"][n - 1]
+    play = Position.from_id(hist[3], turn=hist[0]).parse_play(hist[2], *hist[1])
+    assert page.locator(f"{BOARD} .hint line").count() == len(play.steps) and hist[0] == color
+    assert b["positionId"] == hist[3]  # the position before the move
+    shoot(page, "history-stepping")
+    page.get_by_test_id("history-prev").click()
+    assert board_attrs(page)["viewing"] == str(n - 2)
+    assert banner_text.text_content() == f"Viewing move {n - 1} of {n}: {entries[n - 2]}"
+    assert page.locator("#history li button[aria-current=true]").text_content() == entries[n - 2]
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowRight")
+    assert board_attrs(page)["viewing"] == str(n - 2)
+    page.get_by_test_id("history-next").click()
+    page.keyboard.press("ArrowRight")  # past the last move: back to the game
+    assert not banner.is_visible() and board_attrs(page).get("viewing") is None
+    assert board_attrs(page)["positionId"] == live["positionId"]
+    page.keyboard.press("ArrowLeft")
+    page.get_by_role("button", name="Back to the game").click()
+    assert not banner.is_visible() and board_attrs(page).get("viewing") is None
+    assert page_log.problems() == []

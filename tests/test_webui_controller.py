@@ -475,3 +475,28 @@ def test_resigning_a_gammon_and_a_single():
     black2[0] = 14                    # Black has borne one off: a single game
     c.game = Game(position=Position(black2, white, "black"))
     assert c.resign_offer() == ("white", "single", "1")
+
+
+def test_history_steps_back_and_forth_with_the_move_drawn():
+    c = Controller()
+    c.new_game(Settings(mode="local", seed=3))
+    while len(c.game.history) < 4:
+        play_to_end_step(c)
+    n = len(c.game.history)
+    c.step_history(1)
+    assert c.viewing is None  # from the game, "next" stays in the game
+    c.step_history(-1)
+    assert c.viewing == n - 1
+    e = c.game.history[n - 1]
+    assert c.viewing_text() == f"Viewing move {n} of {n}: {e.color.capitalize()} {e.dice[0]}-{e.dice[1]}: " + \
+        board_notation(e.notation, e.color)
+    pos, v = c.view()
+    assert pos.id == e.before_id and len(v.hint) == len(pos.parse_play(e.notation, *e.dice).steps)
+    assert 'data-viewing="%d"' % (n - 1) in render_board(pos, v) and "<line" in render_board(pos, v)
+    for _ in range(n + 2):
+        c.step_history(-1)
+    assert c.viewing == 0
+    assert c.click(13) == "none"  # read-only
+    for _ in range(n):
+        c.step_history(1)
+    assert c.viewing is None

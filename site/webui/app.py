@@ -184,6 +184,8 @@ class GamePage:
         on(by_id("opt-mode"), "change", lambda e: self.sync_form())
         on(by_id("rematch"), "click", lambda e: self.game.rematch())
         on(by_id("live"), "click", lambda e: self.go_live())
+        on(by_id("history-prev"), "click", lambda e: self.step_history(-1))
+        on(by_id("history-next"), "click", lambda e: self.step_history(1))
         on(by_id("copy-id"), "click", lambda e: later(self.copy_id(), "copy"))
         on(by_id("history"), "click", self.on_history)
         on(by_id("opt-name"), "change", self.on_name)
@@ -318,6 +320,10 @@ class GamePage:
         self.render_result()
         document.body.classList.toggle("viewing", not live)
         by_id("live").hidden = live
+        by_id("viewing").hidden = live
+        if not live:
+            by_id("viewing-text").textContent = ctl.viewing_text()
+            self._enable("history-prev", ctl.viewing > 0)
 
     def show_status(self, line):
         """The status line says the state the game is in now (the history keeps the log)."""
@@ -500,12 +506,15 @@ class GamePage:
         btn = event.target.closest("button[data-index]")
         if missing(btn):
             return
-        i = int(str(btn.dataset.index))
-        self.ctl.view_history(i)
-        e = self.ctl.history()[i]
+        self.ctl.view_history(int(str(btn.dataset.index)))
         self.update()
-        shown = board_notation(e.notation, e.color) or "no legal move"
-        self.say_now(f"Showing the position before move {i + 1} ({cap(e.color)} {dice_text(e.dice)}: {shown}). Read-only.")
+
+    def step_history(self, delta):
+        """Previous/next move of the history (buttons, arrow keys); past the last move: the game."""
+        if self.view.animating:
+            return
+        self.ctl.step_history(delta)
+        self.update()
 
     async def copy_id(self):
         pid = str(by_id("pos-id").textContent)

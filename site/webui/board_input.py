@@ -213,6 +213,11 @@ class BoardInput:
             elif ctl.picked is not None:
                 ctl.click(ctl.picked)
                 page.redraw()
+        elif key in ("ArrowLeft", "ArrowRight") and hasattr(page, "step_history") and (
+                ctl.viewing is not None or (not self.view.keyboard and tag not in ("button", "a"))):
+            # the history: step through it (the board is read-only meanwhile)
+            event.preventDefault()
+            page.step_history(-1 if key == "ArrowLeft" else 1)
         elif self.view.keyboard and key in ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"):
             event.preventDefault()
             self.arrow(key)

@@ -458,6 +458,35 @@ class Controller:
             self.viewing = index
             self.picked, self.legal = None, {}
 
+    def step_history(self, delta: int) -> None:
+        """Previous (-1) / next (+1) move of the history; from the game, -1 shows
+        the last move, and +1 after the last move is back to the game."""
+        n = len(self.history())
+        if self.viewing is None:
+            if delta < 0 and n:
+                self.view_history(n - 1)
+            return
+        i = self.viewing + delta
+        self.view_history(max(i, 0) if i < n else None)
+
+    def viewing_text(self) -> str:
+        """The banner while the history is shown: "Viewing move 3 of 12: White 3-1: 8/5 6/5"."""
+        if self.viewing is None:
+            return ""
+        h = self.history()
+        e = h[self.viewing]
+        shown = board_notation(e.notation, e.color) or "no legal move"
+        return f"Viewing move {self.viewing + 1} of {len(h)}: {e.color[:1].upper()}{e.color[1:]} {dice_text(e.dice)}: {shown}"
+
+    def history_arrows(self, index) -> tuple:
+        """The move ``index`` of the history as arrows on the board: absolute (src, dst) per step."""
+        e = self.history()[index]
+        if not e.notation:
+            return ()
+        pos = Position.from_id(e.before_id, turn=e.color)
+        play = pos.parse_play(e.notation, *e.dice)
+        return tuple((to_absolute(e.color, st.src), to_absolute(e.color, st.dst)) for st in play.steps)
+
     # ------------------------------------------------------------ results
     def points(self):
         if self.resigned is not None:
@@ -581,8 +610,9 @@ class Controller:
             pos = Position.from_id(e.before_id, turn=e.color)
             v = View(
                 bottom=bottom, dice=tuple(e.dice) if e.dice else (), me=me, interactive=True,
-                label=f"Position before move {self.viewing + 1} (read-only)", extra={"viewing": str(self.viewing)},
-                focus=self.focus,
+                label=f"Position before move {self.viewing + 1}, with the move drawn (read-only)",
+                extra={"viewing": str(self.viewing)}, focus=self.focus, hint=self.history_arrows(self.viewing),
+                dice_note="" if e.notation else HELD_NOTE["no-move"],
             )
             return pos, v
         turn_start = game.position
