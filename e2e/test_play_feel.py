@@ -283,7 +283,7 @@ def test_a_forced_roll_is_shown_with_its_reason(page, wait_ready, page_log):
     assert page_log.problems() == []
 
 
-def test_every_roll_of_a_game_against_the_computer_is_seen(page, wait_ready, page_log):
+def test_every_roll_of_a_game_against_the_computer_is_seen(page, wait_ready, page_log, shoot):
     """A whole game at level 1: every roll in the history was on the board, in
     order; the computer's for at least about a second even with reduced motion."""
     from test_game_play import play_game
@@ -292,8 +292,21 @@ def test_every_roll_of_a_game_against_the_computer_is_seen(page, wait_ready, pag
     page.add_init_script(f"({DICE_TIMELINE})();")
     page.goto("index.html?mode=ai&level=1&color=white&seed=21")
     wait_ready(page)
-    play_game(page)
+    res = play_game(page)
     history = page.evaluate("() => [...document.querySelectorAll('#history li')].map(li => li.textContent)")
+    # the result explains itself: the points worked out, and a few numbers about the game
+    base = {"single": 1, "gammon": 2, "backgammon": 3}[res["kind"]]
+    name = {"single": "Single game", "gammon": "Gammon", "backgammon": "Backgammon"}[res["kind"]]
+    score = page.get_by_test_id("result-score").text_content()
+    assert score.startswith(f"{name}: {base} point{'s' if base > 1 else ''}, × 1/3 for level 1 = {res['points']} "), score
+    stats = {r[0]: r[1:] for r in page.eval_on_selector_all(
+        "#result-stats tbody tr", "trs => trs.map(tr => [...tr.children].map(c => c.textContent))")}
+    turns = [sum(h.startswith(c) for h in history) for c in ("White", "Black")]
+    assert stats["Turns"] == [str(t) for t in turns]
+    assert stats["Shut out (no legal move)"] == [str(sum(h.startswith(c) and h.endswith("(no legal move)") for h in history))
+                                                 for c in ("White", "Black")]
+    assert "0" in stats["Pips left"] and "15" in stats["Checkers borne off"]
+    shoot(page, "result-explained")
     segs = dice_segments(page)
     rolls = []
     for text in history:
@@ -502,6 +515,7 @@ def test_resign_against_the_computer_scores_what_the_position_shows(page, wait_r
     dialog = page.get_by_role("dialog", name="Resign this game?")
     assert dialog.is_visible()
     assert f"The computer wins with a {kind}" in dialog.text_content()
+    assert f"× 1/3 for level 1 = {points} for the computer" in dialog.text_content()
     shoot(page, "confirm-resign")
     dialog.get_by_role("button", name="Resign").click()
     res = page.get_by_test_id("result")

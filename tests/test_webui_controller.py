@@ -500,3 +500,22 @@ def test_history_steps_back_and_forth_with_the_move_drawn():
     for _ in range(n):
         c.step_history(1)
     assert c.viewing is None
+
+
+def test_the_result_explains_its_points_and_gives_game_stats():
+    c = finished_game(Settings("ai", 1, "white", None))
+    res = c.result()
+    kind = res["kind"]
+    base = {"single": 1, "gammon": 2, "backgammon": 3}[kind]
+    name = {"single": "Single game", "gammon": "Gammon", "backgammon": "Backgammon"}[kind]
+    where = "on the leaderboard." if res["winner"] == "white" else "for the computer (only your wins go on the leaderboard)."
+    assert c.score_text() == f"{name}: {base} point{'s' if base > 1 else ''}, × 1/3 for level 1 = {res['points']} {where}"
+    stats = {label: (w, b) for label, w, b in c.game_stats()}
+    h = c.game.history
+    assert stats["Turns"] == (sum(e.color == "white" for e in h), sum(e.color == "black" for e in h))
+    assert stats["Shut out (no legal move)"] == (sum(e.color == "white" and not e.notation for e in h),
+                                                 sum(e.color == "black" and not e.notation for e in h))
+    assert 0 in stats["Pips left"] and 15 in stats["Checkers borne off"]
+    local = finished_game(Settings("local", 3, "white", 4))
+    assert local.score_text() == {"single": "Single game: 1 point.", "gammon": "Gammon: 2 points.",
+                                  "backgammon": "Backgammon: 3 points."}[local.result()["kind"]]

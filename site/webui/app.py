@@ -374,6 +374,11 @@ class GamePage:
         box.dataset.kind = res["kind"]
         box.dataset.points = res["points"]
         by_id("result-text").textContent = self.game.result_text()
+        by_id("result-score").textContent = self.ctl.score_text()
+        rows = "".join(f'<tr><th scope="row">{label}</th><td>{w}</td><td>{b}</td></tr>' for label, w, b in self.ctl.game_stats())
+        body = document.querySelector("#result-stats tbody")
+        if str(body.innerHTML) != rows:
+            body.innerHTML = rows
         box.hidden = False
         entry = self.ctl.leaderboard_entry(self.store.name() or "Player", today())
         if entry is not None:
@@ -452,9 +457,8 @@ class GamePage:
         if offer is None:
             return
         winner, kind, pts = offer
-        s = "" if pts == "1" else "s"
-        text = (f"{ctl.mode.winner_words(winner)} with {KIND_TEXT[kind]}: {pts} point{s}{ctl.mode.points_note()}, "
-                "as the position stands now.")
+        text = (f"As the position stands now, {ctl.mode.winner_words(winner)} with {KIND_TEXT[kind]}. "
+                + ctl.score_words(winner, kind, pts, resigned=True))
         self.confirm.ask("Resign this game?", text, "Resign", self.resign)
 
     def resign(self):

@@ -514,7 +514,44 @@ class Controller:
         if short:
             kind = res["kind"]
             return f"{who}{how}: {'a ' + kind + ' game' if kind == 'single' else 'a ' + kind}, {pts} point{s}."
-        return f"{who} with {KIND_TEXT[res['kind']]}{how}: {pts} point{s}{self.mode.points_note()}."
+        return f"{who} with {KIND_TEXT[res['kind']]}{how}."  # (the points are worked out in score_text)
+
+    def score_text(self) -> str:
+        """How the result is scored, worked out: "Gammon: 2 points, × 1/3 for
+        level 1 = 2/3 on the leaderboard." ("" before the end)."""
+        res = self.result()
+        if not res:
+            return ""
+        return self.score_words(res["winner"], res["kind"], res["points"], self.resigned is not None)
+
+    def score_words(self, winner, kind, points, resigned=False) -> str:
+        """``score_text`` for a given result (also what a resignation would give)."""
+        base = {"single": 1, "gammon": 2, "backgammon": 3}[kind]
+        name = "Single game" if kind == "single" else kind[:1].upper() + kind[1:]
+        how = " by resignation" if resigned else ""
+        text = f"{name}{how}: {base} point{'' if base == 1 else 's'}"
+        level = self.mode.level()
+        if level is None:
+            return text + "."
+        text += f", × {level}/3 for level {level} = {points}"
+        if winner != self.settings.color:
+            return text + " for the computer (only your wins go on the leaderboard)."
+        if self.settings.seed is not None:
+            return text + " (a seeded practice game: not on the leaderboard)."
+        return text + " on the leaderboard."
+
+    def game_stats(self) -> list:
+        """A few numbers about the game, per colour: [(label, white, black)]."""
+        if self.game is None:
+            return []
+        h = self.game.history
+        pos = self.game.position
+        rows = [("Pips left", pos.pip(WHITE), pos.pip(BLACK)),
+                ("Checkers borne off", pos.off(WHITE), pos.off(BLACK))]
+        for label, count in (("Turns", lambda e: 1), ("Shut out (no legal move)", lambda e: 0 if e.notation else 1),
+                             ("Hits", lambda e: e.notation.count("*"))):
+            rows.append((label, sum(count(e) for e in h if e.color == WHITE), sum(count(e) for e in h if e.color == BLACK)))
+        return rows
 
     def leaderboard_entry(self, name: str, date: str):
         """The leaderboard entry this finished game earns, once: a win against

@@ -53,10 +53,6 @@ class Mode:
     def winner_words(self, winner: str) -> str:
         return f"{cap(winner)} wins"
 
-    def points_note(self) -> str:
-        """What follows the points in the result sentence."""
-        return ""
-
 
 class ComputerMode(Mode):
     name = "ai"
@@ -83,9 +79,6 @@ class ComputerMode(Mode):
 
     def winner_words(self, winner):
         return "You win" if winner == self.color else "The computer wins"
-
-    def points_note(self):
-        return f" (level {self._level}: × {self._level}/3)"
 
 
 class LocalMode(Mode):
