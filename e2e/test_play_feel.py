@@ -595,3 +595,78 @@ def test_history_steps_with_buttons_and_arrow_keys(page, wait_ready, page_log, s
     page.get_by_role("button", name="Back to the game").click()
     assert not banner.is_visible() and board_attrs(page).get("viewing") is None
     assert page_log.problems() == []
+
+
+# ------------------------------------------------------------------ themes and motion
+
+BG = "() => getComputedStyle(document.body).backgroundColor"
+
+
+def _dark(rgb: str) -> bool:
+    r, g, b = (int(x) for x in rgb[rgb.index("(") + 1:rgb.index(")")].split(",")[:3])
+    return (r + g + b) / 3 < 80
+
+
+def test_dark_theme_follows_the_device_and_the_toggle_wins(page, wait_ready, page_log, shoot):
+    page.emulate_media(reduced_motion="reduce", color_scheme="dark")
+    page.goto("index.html?mode=local&seed=3")
+    wait_ready(page)
+    assert _dark(page.evaluate(BG))  # the device is dark: so is the page
+    assert page.get_by_test_id("opt-theme").input_value() == "auto"
+    shoot(page, "theme-dark-desktop")
+    page.set_viewport_size({"width": 390, "height": 844})
+    shoot(page, "theme-dark-phone")
+    page.get_by_test_id("opt-theme").select_option("light")
+    assert not _dark(page.evaluate(BG))
+    page.reload()  # the choice is kept, and applied before Python runs (theme.js)
+    assert page.evaluate("() => document.documentElement.dataset.theme") == "light"
+    wait_ready(page)
+    assert not _dark(page.evaluate(BG))
+    page.emulate_media(color_scheme="light")
+    page.get_by_test_id("opt-theme").select_option("dark")
+    assert _dark(page.evaluate(BG))
+    page.goto("rules.html")  # every page follows it
+    assert _dark(page.evaluate(BG))
+    page.goto("index.html")
+    wait_ready(page)
+    page.get_by_test_id("opt-theme").select_option("auto")
+    assert not _dark(page.evaluate(BG))  # back to the device's (light now)
+    assert page_log.problems() == []
+
+
+GLIDES = """() => { window.__glides = [];
+  new MutationObserver(() => { for (const a of document.querySelectorAll('[data-testid=board] .moving animateTransform'))
+      window.__glides.push(a.getAttribute('dur')); })
+    .observe(document.getElementById('board'), {childList: true, subtree: true}); }"""
+
+
+def test_animation_speed_setting_and_reduced_motion(page, wait_ready, page_log):
+    from test_game_play import computer_first_seed
+
+    seed = computer_first_seed("white")
+    page.emulate_media(reduced_motion="no-preference")
+    page.goto("index.html?mode=local&seed=1")
+    wait_ready(page)
+    speeds = {}
+    for choice in ("slow", "fast", "off"):
+        page.get_by_test_id("opt-speed").select_option(choice)
+        page.evaluate("() => localStorage.removeItem('bg.game')")
+        page.goto(f"index.html?mode=ai&level=1&color=white&seed={seed}")  # the computer moves first
+        page.evaluate(GLIDES)
+        wait_ready(page)
+        page.wait_for_function("() => ['roll', 'move'].includes(document.querySelector('[data-testid=board]').dataset.phase)"
+                               " && document.querySelectorAll('#history li').length >= 1", timeout=60_000)
+        speeds[choice] = set(page.evaluate("() => window.__glides"))
+    assert speeds["slow"] and all(float(d.rstrip("s")) > 0.5 for d in speeds["slow"]), speeds
+    assert speeds["fast"] and all(float(d.rstrip("s")) < 0.2 for d in speeds["fast"]), speeds
+    assert speeds["off"] == set(), speeds
+    # "auto" with the device asking for reduced motion: no animation
+    page.get_by_test_id("opt-speed").select_option("auto")
+    page.emulate_media(reduced_motion="reduce")
+    page.evaluate("() => localStorage.removeItem('bg.game')")
+    page.goto(f"index.html?mode=ai&level=1&color=white&seed={seed}")
+    page.evaluate(GLIDES)
+    wait_ready(page)
+    page.wait_for_function("() => document.querySelectorAll('#history li').length >= 1", timeout=60_000)
+    assert page.evaluate("() => window.__glides") == []
+    assert page_log.problems() == []

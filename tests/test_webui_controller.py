@@ -519,3 +519,27 @@ def test_the_result_explains_its_points_and_gives_game_stats():
     local = finished_game(Settings("local", 3, "white", 4))
     assert local.score_text() == {"single": "Single game: 1 point.", "gammon": "Gammon: 2 points.",
                                   "backgammon": "Backgammon: 3 points."}[local.result()["kind"]]
+
+
+def test_play_options_read_from_storage_with_defaults_for_odd_values():
+    from webui.play_options import read_options, speed_factor
+
+    assert read_options(None) == {"autoRoll": False, "autoDone": False, "quick": False, "theme": "auto", "speed": "auto"}
+    got = read_options({"autoRoll": True, "autoDone": "yes", "quick": 1, "theme": "dark", "speed": "warp", "name": "Zoe"})
+    assert got == {"autoRoll": True, "autoDone": False, "quick": False, "theme": "dark", "speed": "auto"}
+    assert speed_factor({"speed": "auto"}, reduced_motion=True) == 0  # prefers-reduced-motion honoured
+    assert speed_factor({"speed": "auto"}, reduced_motion=False) == 1
+    assert speed_factor({"speed": "slow"}, reduced_motion=True) > 1  # an explicit choice wins
+    assert 0 < speed_factor({"speed": "fast"}, reduced_motion=False) < 1
+    assert speed_factor({"speed": "off"}, reduced_motion=False) == 0
+
+
+def test_the_glide_follows_the_speed_option():
+    from webui.render import View
+
+    pos = Controller()
+    pos.new_game(Settings(mode="local", seed=3))
+    p = pos.game.position
+    src = max(p.owner(q)[1] and q for q in range(1, 25))
+    svg = render_board(p, View(moved=(src, src, p.owner(src)[0]), glide_s=0.9))
+    assert 'dur="0.90s"' in svg

@@ -30,13 +30,14 @@ from webui.controller import PARAM_ORDER, Controller, Settings, dice_text  # noq
 from webui.dom import by_id, later, missing, on, query_params, reduced_motion, set_query, today  # noqa: E402
 from webui.modes import KIND_TEXT, cap  # noqa: E402
 from webui.page_storage import PageStorage  # noqa: E402
-from webui.play_options import read_options  # noqa: E402
+from webui.play_options import read_options, speed_factor  # noqa: E402
 
 IMPORTED_MS = float(js.performance.now())
 AI_PAUSE_S = 0.35   # the computer's beat before rolling and before moving
 HOLD_S = 1.2        # every roll stays on the board at least this long (or until the player goes on)
 AUTO_ROLL_S = 0.6   # the beat before an automatic roll (the last play stays readable)
 OPTION_BOXES = (("opt-auto-roll", "autoRoll"), ("opt-auto-done", "autoDone"), ("opt-quick", "quick"))
+OPTION_CHOICES = (("opt-theme", "theme"), ("opt-speed", "speed"))
 
 
 def now_s():
@@ -136,6 +137,7 @@ class GamePage:
     def start(self):
         self.store.load()
         self.options = read_options(self.store.settings)
+        self.apply_look()
         params = query_params()
         saved = self.store.load_game(Controller.from_dict)
         base = Settings.from_params({k: str(v) for k, v in self.store.settings.items() if k in ("mode", "level", "color")})
@@ -176,7 +178,7 @@ class GamePage:
         on(by_id("undo"), "click", lambda e: self.undo())
         on(by_id("undo-all"), "click", lambda e: self.undo(everything=True))
         on(by_id("resign"), "click", lambda e: self.ask_resign())
-        for box_id, key in OPTION_BOXES:
+        for box_id, key in OPTION_BOXES + OPTION_CHOICES:
             on(by_id(box_id), "change", lambda e: self.on_options())
         on(by_id("done"), "click", lambda e: self.done())
         on(by_id("hint"), "click", lambda e: later(self.show_hint(), "hint"))
@@ -199,14 +201,29 @@ class GamePage:
         by_id("opt-name").value = self.store.name()
         for box_id, key in OPTION_BOXES:
             by_id(box_id).checked = self.options[key]
+        for box_id, key in OPTION_CHOICES:
+            by_id(box_id).value = self.options[key]
         self.sync_form()
 
     def on_options(self):
         for box_id, key in OPTION_BOXES:
             self.options[key] = bool(by_id(box_id).checked)
-            self.store.settings[key] = self.options[key]
+        for box_id, key in OPTION_CHOICES:
+            self.options[key] = str(by_id(box_id).value)
+        self.options = read_options(self.options)
+        self.store.settings.update(self.options)
         self.store.save_settings()
+        self.apply_look()
         self.update()
+
+    def apply_look(self):
+        """The theme (theme.js applied the stored one before the first paint) and the animation speed."""
+        root = document.documentElement
+        if self.options["theme"] == "auto":
+            root.removeAttribute("data-theme")
+        else:
+            root.dataset.theme = self.options["theme"]
+        self.view.set_speed(speed_factor(self.options, reduced_motion()))
 
     def sync_form(self):
         by_id("newgame").classList.toggle("local", str(by_id("opt-mode").value) == "local")

@@ -45,6 +45,9 @@ BOTTOM_Y = FY + 2 * HALF + MID  # lower edge of the field
 HEIGHT = BOTTOM_Y + FY
 
 
+GLIDE_S = 0.32     # a moving checker's glide at normal speed
+
+
 def other(color: str) -> str:
     return BLACK if color == WHITE else WHITE
 
@@ -60,7 +63,7 @@ class View:
                  legal=(), picked=None, focus=None, tab_stop=None, moved=None, hint: tuple = (),
                  turn=None, position_id=None, testid="board", uid: str = "b", interactive: bool = True,
                  numbers: bool = True, animate: bool = True, label: str = "", extra=None,
-                 dice_turn=None, dice_note: str = "", movable=(), refused=None):
+                 dice_turn=None, dice_note: str = "", movable=(), refused=None, glide_s: float = GLIDE_S):
         self.bottom = bottom                # colour whose home is bottom-right: "white"
         self.dice = dice                    # dice rolled this turn: (3, 1); () before the roll
         self.dice_left = dice_left          # dice still to play: (1,); None = all of them
@@ -85,6 +88,7 @@ class View:
         self.dice_note = dice_note          # words next to the dice: "no legal move"
         self.movable = movable              # points whose top checker can move now: {13, 24}
         self.refused = refused              # a point whose checker was clicked but cannot move: 6
+        self.glide_s = glide_s              # how long a moving checker glides (the animation speed option)
 
     def __repr__(self) -> str:
         return "View(" + ", ".join(f"{k}={v!r}" for k, v in sorted(self.__dict__.items())) + ")"
@@ -428,7 +432,7 @@ def render_board(position, view=None) -> str:
                     cls = " picked"
                 piece = _checker(u, color, cx, cy, lab, cls)
                 if anim and anim[1] == p and is_top_checker:
-                    piece = _animated(piece, anim, bottom, cx, cy, color)
+                    piece = _animated(piece, anim, bottom, cx, cy, color, v.glide_s)
                 g.append(piece)
                 if v.picked == p and is_top_checker:
                     g.append(
@@ -475,7 +479,7 @@ def render_board(position, view=None) -> str:
             cls = " picked" if (v.picked == "bar" and color == turn and top_one) else ""
             piece = _checker(u, color, cx, cy, lab, cls)
             if anim and anim[1] == "bar" and anim[2] == color and top_one:
-                piece = _animated(piece, anim, bottom, cx, cy, color)
+                piece = _animated(piece, anim, bottom, cx, cy, color, v.glide_s)
             g.append(piece)
             if cls:
                 g.append(
@@ -509,7 +513,7 @@ def render_board(position, view=None) -> str:
             cx, cy = checker_center(bottom, "off", i, color)
             piece = _slab(u, color, cx, cy)
             if anim and anim[1] == "off" and anim[2] == color and i == n - 1:
-                piece = _animated(piece, anim, bottom, cx, cy, color)
+                piece = _animated(piece, anim, bottom, cx, cy, color, v.glide_s)
             g.append(piece)
     if "off" in legal:
         mover = turn
@@ -648,7 +652,7 @@ def _dice_svg(v: View, turn: str) -> str:
     return "".join(out)
 
 
-def _animated(piece: str, anim: tuple, bottom: str, cx: float, cy: float, color: str) -> str:
+def _animated(piece: str, anim: tuple, bottom: str, cx: float, cy: float, color: str, glide_s: float = GLIDE_S) -> str:
     """Wrap a checker so it glides in from the move's source (SMIL, no script)."""
     src = anim[0]
     sx, sy = checker_center(bottom, src, 0 if src in ("bar", "off") else 4, color)
@@ -657,7 +661,7 @@ def _animated(piece: str, anim: tuple, bottom: str, cx: float, cy: float, color:
     dx, dy = sx - cx, sy - cy
     return (
         f'<g class="moving"><animateTransform attributeName="transform" type="translate" '
-        f'from="{_f(dx)} {_f(dy)}" to="0 0" dur="0.32s" fill="freeze" calcMode="spline" '
+        f'from="{_f(dx)} {_f(dy)}" to="0 0" dur="{glide_s:.2f}s" fill="freeze" calcMode="spline" '
         f'keySplines=".3 0 .2 1" keyTimes="0;1"/>{piece}</g>'
     )
 
