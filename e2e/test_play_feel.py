@@ -670,3 +670,67 @@ def test_animation_speed_setting_and_reduced_motion(page, wait_ready, page_log):
     page.wait_for_function("() => document.querySelectorAll('#history li').length >= 1", timeout=60_000)
     assert page.evaluate("() => window.__glides") == []
     assert page_log.problems() == []
+
+
+# ------------------------------------------------------------------ phone
+
+HIT_RECTS = """() => [...document.querySelectorAll('[data-testid=board] g.point[data-point]')].map(g => {
+  const r = g.querySelector('rect.hit').getBoundingClientRect();
+  return [g.dataset.point, r.left, r.top, r.width, r.height]; })"""
+
+
+def test_phone_portrait_board_targets_and_finger_drag(browser, base_url, wait_ready, shoot):
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
+                              device_scale_factor=2, base_url=base_url, reduced_motion="reduce")
+    page = ctx.new_page()
+    try:
+        page.goto("index.html?mode=local&seed=3")
+        wait_ready(page)
+        board = page.locator(BOARD).bounding_box()
+        assert board["x"] <= 1 and board["width"] >= 389  # the full width, edge to edge
+        rects = page.evaluate(HIT_RECTS)
+        widths = sorted(w for _, _, _, w, _ in rects)
+        heights = sorted(h for _, _, _, _, h in rects)
+        print(f"\nphone 390x844: point targets {widths[0]:.1f}-{widths[-1]:.1f} px wide, "
+              f"{heights[0]:.1f}-{heights[-1]:.1f} px tall (the whole half-column), board {board['width']:.0f}x{board['height']:.0f}")
+        # each point is tappable over its whole half-column: from the frame to the middle of the board
+        assert all(h >= board["height"] * 0.45 for h in heights)
+        assert min(widths) * min(heights) >= 44 * 44  # its area, at least a 44 x 44 px target
+        # a tap near the middle band, far from the checkers, still picks the point up
+        if wait_settled(page) == "roll":
+            page.get_by_role("button", name="Roll").click()
+        a = board_attrs(page)
+        ref = TurnBuilder(Position.from_id(a["positionId"], turn=a["turn"]), tuple(int(x) for x in a["dice"].split(",")))
+        src = str(to_absolute(a["turn"], sorted(ref.sources(), reverse=True)[0]))
+        _, left, top, width, height = next(r for r in rects if r[0] == src)
+        inner_y = top + height - 6 if top < board["y"] + board["height"] / 2 else top + 6
+        page.touchscreen.tap(left + width / 2, inner_y)
+        assert page.locator(f'{BOARD} [data-picked="true"]').get_attribute("data-point") == src
+        lit = sorted(page.eval_on_selector_all(f'{BOARD} [data-legal="true"]', "els => els.map(e => e.dataset.point)"))
+        point(page, src).click()  # put it down
+        shoot(page, "phone-portrait-390")
+
+        # a finger drag draws the checker above the finger, and drops it where it is drawn
+        dst = lit[0]
+        _, dl, dt, dw, dh = next(r for r in rects if r[0] == dst) if dst not in ("bar", "off") else (None, 0, 0, 0, 0)
+        sx, sy = left + width / 2, inner_y
+        tx, ty = dl + dw / 2, dt + dh / 2
+        lifted = page.evaluate("""([sx, sy, tx, ty]) => {
+            const el = document.getElementById('board');
+            const fire = (type, x, y, target) => (target || document.elementFromPoint(x, y)).dispatchEvent(new PointerEvent(type,
+                {pointerType: 'touch', pointerId: 7, isPrimary: true, clientX: x, clientY: y, bubbles: true, button: 0}));
+            fire('pointerdown', sx, sy);
+            fire('pointermove', sx, sy - 30, el);
+            fire('pointermove', tx, ty + 60, el);
+            const g = document.querySelector('[data-testid=board] .drag-ghost');
+            const r = g.getBoundingClientRect();
+            const out = {ghostY: r.top + r.height / 2, fingerY: ty + 60};
+            fire('pointerup', tx, ty + 60, el);
+            return out; }""", [sx, sy, tx, ty])
+        assert lifted["fingerY"] - lifted["ghostY"] >= 50, lifted  # drawn above the finger, not under it
+        status_text = page.get_by_role("status").text_content()
+        # dropped on the point under the drawn checker (one step per die: "24/18 18/14")
+        assert f"{src}/" in status_text and f"/{dst}" in status_text, status_text
+        assert page.locator(f'{BOARD} [data-point="{dst}"]').get_attribute("aria-label").startswith(f"point {dst}, 1 ")
+    finally:
+        ctx.close()

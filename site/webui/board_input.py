@@ -18,6 +18,7 @@ from .dom import missing, on
 
 SVG_NS = "http://www.w3.org/2000/svg"
 DRAG_SLOP_PX = 8
+LIFT_PX = 60  # a checker dragged by a finger is drawn this far above it (CSS px), where it can be seen
 
 
 def point_value(raw):
@@ -72,6 +73,16 @@ class BoardInput:
     def _svg(self):
         return self.el.querySelector("svg")
 
+    def _lift(self, event) -> float:
+        """How far above the pointer (viewBox units) the dragged checker is drawn: a finger's worth on touch."""
+        if str(event.pointerType) != "touch":
+            return 0.0
+        try:
+            scale = float(self._svg().getScreenCTM().a)
+        except Exception:
+            return 0.0
+        return LIFT_PX / scale if scale > 0 else 0.0
+
     def _svg_xy(self, event):
         svg = self._svg()
         pt = svg.createSVGPoint()
@@ -99,7 +110,7 @@ class BoardInput:
             if result != "pick":
                 return
         self.drag = {"x": float(event.clientX), "y": float(event.clientY), "src": pt,
-                     "moved": False, "putdown": putdown, "ghost": None}
+                     "moved": False, "putdown": putdown, "ghost": None, "lift": self._lift(event)}
         try:
             self.el.setPointerCapture(event.pointerId)
         except Exception:
@@ -114,6 +125,7 @@ class BoardInput:
         d["moved"] = True
         event.preventDefault()
         x, y = self._svg_xy(event)
+        y -= d["lift"]
         ghost = d["ghost"]
         if ghost is None or not ghost.isConnected:
             ghost = document.createElementNS(SVG_NS, "circle")
@@ -136,6 +148,7 @@ class BoardInput:
         ctl = self.page.ctl
         if d["moved"]:
             x, y = self._svg_xy(event)
+            y -= d["lift"]  # the checker lands where it is drawn, above the finger
             bottom = str(self._svg().dataset.bottom or "white")
             over = render.hit_test(bottom, x, y)
             if over is not None and over in ctl.legal:

@@ -548,7 +548,7 @@ def render_board(position, view=None) -> str:
             x0, is_top = point_column(bottom, p)
             y = TOP_Y - 8 if is_top else BOTTOM_Y + 21
             out.append(
-                f'<text class="num" x="{_f(x0 + PW / 2)}" y="{y}" text-anchor="middle" font-size="16" '
+                f'<text class="num" x="{_f(x0 + PW / 2)}" y="{y}" text-anchor="middle" font-size="20" font-weight="600" '
                 f'fill="{C["wood_text"]}" font-family="system-ui,sans-serif" aria-hidden="true">{p}</text>'
             )
 
