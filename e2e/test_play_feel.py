@@ -680,6 +680,10 @@ HIT_RECTS = """() => [...document.querySelectorAll('[data-testid=board] g.point[
 
 
 def test_phone_portrait_board_targets_and_finger_drag(browser, base_url, wait_ready, shoot):
+    """At 390x844 (a phone in portrait, touch) the board is drawn a quarter
+    turn round, edge to edge, so that the points run down the long side; each
+    point is tappable over its whole half-column; a finger drag draws the
+    checker above the finger and drops it where it is drawn."""
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
                               device_scale_factor=2, base_url=base_url, reduced_motion="reduce")
     page = ctx.new_page()
@@ -687,33 +691,38 @@ def test_phone_portrait_board_targets_and_finger_drag(browser, base_url, wait_re
         page.goto("index.html?mode=local&seed=3")
         wait_ready(page)
         board = page.locator(BOARD).bounding_box()
+        assert board_attrs(page)["rotated"] == "true"
         assert board["x"] <= 1 and board["width"] >= 389  # the full width, edge to edge
+        assert board["height"] >= 0.6 * 844  # and more of the height than a landscape board (279 px)
         rects = page.evaluate(HIT_RECTS)
-        widths = sorted(w for _, _, _, w, _ in rects)
-        heights = sorted(h for _, _, _, _, h in rects)
-        print(f"\nphone 390x844: point targets {widths[0]:.1f}-{widths[-1]:.1f} px wide, "
-              f"{heights[0]:.1f}-{heights[-1]:.1f} px tall (the whole half-column), board {board['width']:.0f}x{board['height']:.0f}")
-        # each point is tappable over its whole half-column: from the frame to the middle of the board
-        assert all(h >= board["height"] * 0.45 for h in heights)
-        assert min(widths) * min(heights) >= 44 * 44  # its area, at least a 44 x 44 px target
-        # a tap near the middle band, far from the checkers, still picks the point up
+        across = sorted(min(w, h) for _, _, _, w, h in rects)   # a point's width
+        along = sorted(max(w, h) for _, _, _, w, h in rects)    # its half-column's length
+        print(f"\nphone 390x844: board {board['width']:.0f}x{board['height']:.0f}; point targets "
+              f"{across[0]:.1f} px wide (the unrotated board gave 26.1) and {along[0]:.1f} px long (the whole half-column)")
+        assert across[0] >= 36 and along[0] >= 150
+        labels = page.evaluate("""() => [...document.querySelectorAll('[data-testid=board] text.num')]
+            .filter(t => t.textContent.length === 2).map(t => { const r = t.getBoundingClientRect(); return [r.width, r.height]; })""")
+        assert len(labels) == 15 and all(w > h for w, h in labels), labels  # "24" reads upright, not sideways
+        # a tap at the inner end of a half-column, far from the checkers, picks the point up
         if wait_settled(page) == "roll":
             page.get_by_role("button", name="Roll").click()
         a = board_attrs(page)
         ref = TurnBuilder(Position.from_id(a["positionId"], turn=a["turn"]), tuple(int(x) for x in a["dice"].split(",")))
         src = str(to_absolute(a["turn"], sorted(ref.sources(), reverse=True)[0]))
         _, left, top, width, height = next(r for r in rects if r[0] == src)
-        inner_y = top + height - 6 if top < board["y"] + board["height"] / 2 else top + 6
-        page.touchscreen.tap(left + width / 2, inner_y)
+        cx = board["x"] + board["width"] / 2
+        inner_x = left + width - 6 if left + width / 2 < cx else left + 6
+        sx, sy = inner_x, top + height / 2
+        page.touchscreen.tap(sx, sy)
         assert page.locator(f'{BOARD} [data-picked="true"]').get_attribute("data-point") == src
-        lit = sorted(page.eval_on_selector_all(f'{BOARD} [data-legal="true"]', "els => els.map(e => e.dataset.point)"))
+        lit = sorted(p for p in page.eval_on_selector_all(f'{BOARD} [data-legal="true"]', "els => els.map(e => e.dataset.point)")
+                     if p not in ("bar", "off"))
         point(page, src).click()  # put it down
         shoot(page, "phone-portrait-390")
 
         # a finger drag draws the checker above the finger, and drops it where it is drawn
         dst = lit[0]
-        _, dl, dt, dw, dh = next(r for r in rects if r[0] == dst) if dst not in ("bar", "off") else (None, 0, 0, 0, 0)
-        sx, sy = left + width / 2, inner_y
+        _, dl, dt, dw, dh = next(r for r in rects if r[0] == dst)
         tx, ty = dl + dw / 2, dt + dh / 2
         lifted = page.evaluate("""([sx, sy, tx, ty]) => {
             const el = document.getElementById('board');
@@ -731,6 +740,6 @@ def test_phone_portrait_board_targets_and_finger_drag(browser, base_url, wait_re
         status_text = page.get_by_role("status").text_content()
         # dropped on the point under the drawn checker (one step per die: "24/18 18/14")
         assert f"{src}/" in status_text and f"/{dst}" in status_text, status_text
-        assert page.locator(f'{BOARD} [data-point="{dst}"]').get_attribute("aria-label").startswith(f"point {dst}, 1 ")
+        shoot(page, "phone-portrait-390-moved")
     finally:
         ctx.close()

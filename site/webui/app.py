@@ -38,6 +38,7 @@ HOLD_S = 1.2        # every roll stays on the board at least this long (or until
 AUTO_ROLL_S = 0.6   # the beat before an automatic roll (the last play stays readable)
 OPTION_BOXES = (("opt-auto-roll", "autoRoll"), ("opt-auto-done", "autoDone"), ("opt-quick", "quick"))
 OPTION_CHOICES = (("opt-theme", "theme"), ("opt-speed", "speed"))
+PORTRAIT_QUERY = "(orientation: portrait) and (max-width: 600px)"
 
 
 def now_s():
@@ -138,6 +139,10 @@ class GamePage:
         self.store.load()
         self.options = read_options(self.store.settings)
         self.apply_look()
+        # a portrait phone gets the board a quarter turn round: the points run down the long side
+        portrait = window.matchMedia(PORTRAIT_QUERY)
+        self.view.rotated = bool(portrait.matches)
+        on(portrait, "change", lambda e: self.on_portrait(bool(e.matches)))
         params = query_params()
         saved = self.store.load_game(Controller.from_dict)
         base = Settings.from_params({k: str(v) for k, v in self.store.settings.items() if k in ("mode", "level", "color")})
@@ -214,6 +219,10 @@ class GamePage:
         self.store.settings.update(self.options)
         self.store.save_settings()
         self.apply_look()
+        self.update()
+
+    def on_portrait(self, rotated):
+        self.view.rotated = rotated
         self.update()
 
     def apply_look(self):
@@ -311,7 +320,7 @@ class GamePage:
     def update(self):
         """Redraw the board and every control from the controller."""
         ctl = self.ctl
-        position, view = ctl.view(animate=not self.view.reduced)
+        position, view = ctl.view(animate=not self.view.reduced, rotated=self.view.rotated)
         self.view.draw(position, view)
         busy = self.view.animating or ctl.phase == "ai"
         live = ctl.viewing is None

@@ -83,6 +83,11 @@ class BoardInput:
             return 0.0
         return LIFT_PX / scale if scale > 0 else 0.0
 
+    def _rotated(self) -> bool:
+        """Whether the board is drawn a quarter turn round (``data-rotated``, render.View.rotated)."""
+        value = self._svg().getAttribute("data-rotated")
+        return not missing(value) and str(value) == "true"
+
     def _svg_xy(self, event):
         svg = self._svg()
         pt = svg.createSVGPoint()
@@ -150,6 +155,8 @@ class BoardInput:
             x, y = self._svg_xy(event)
             y -= d["lift"]  # the checker lands where it is drawn, above the finger
             bottom = str(self._svg().dataset.bottom or "white")
+            if self._rotated():
+                x, y = y, render.HEIGHT - x  # back to the unrotated board's coordinates
             over = render.hit_test(bottom, x, y)
             if over is not None and over in ctl.legal:
                 ctl.click(over)
@@ -240,7 +247,12 @@ class BoardInput:
                 ctl.click(ctl.focus)
                 page.acted()
 
+    #: on a board drawn a quarter turn clockwise, the arrow that means each unrotated direction
+    ROTATED_KEYS = {"ArrowDown": "ArrowRight", "ArrowUp": "ArrowLeft", "ArrowRight": "ArrowUp", "ArrowLeft": "ArrowDown"}
+
     def arrow(self, key):
+        if self._rotated():
+            key = self.ROTATED_KEYS[key]
         ctl = self.page.ctl
         bottom = str(self._svg().dataset.bottom or "white")
         rows = focus_rows(bottom)

@@ -17,6 +17,7 @@ class BoardView:
         self.el = el
         self.reduced = reduced      # no animations (prefers-reduced-motion, or the speed option "off")
         self.speed = 0.0 if reduced else 1.0  # animation time as a factor of the normal one
+        self.rotated = False        # the board drawn a quarter turn (portrait phones): see render.View
         self.animating = False      # a play is being shown: the board is read-only
         self.rendering = False      # innerHTML is being replaced (focus events are ours)
         self.keyboard = False       # keyboard focus is on the board
@@ -59,7 +60,7 @@ class BoardView:
                     continue
                 v = View(bottom=bottom, dice=dice, dice_left=f.dice_left, me=me, moved=f.moved,
                          turn=pos.turn, position_id=pos.id, opening=opening, extra={"phase": "animating"},
-                         glide_s=GLIDE_S * self.speed)
+                         glide_s=GLIDE_S * self.speed, rotated=self.rotated)
                 self.draw(f.position, v)
                 await asyncio.sleep(STEP_S * self.speed)
         finally:

@@ -649,7 +649,7 @@ class Controller:
                 bottom=bottom, dice=tuple(e.dice) if e.dice else (), me=me, interactive=True,
                 label=f"Position before move {self.viewing + 1}, with the move drawn (read-only)",
                 extra={"viewing": str(self.viewing)}, focus=self.focus, hint=self.history_arrows(self.viewing),
-                dice_note="" if e.notation else HELD_NOTE["no-move"],
+                dice_note="" if e.notation else HELD_NOTE["no-move"], **kw,
             )
             return pos, v
         turn_start = game.position

@@ -63,7 +63,8 @@ class View:
                  legal=(), picked=None, focus=None, tab_stop=None, moved=None, hint: tuple = (),
                  turn=None, position_id=None, testid="board", uid: str = "b", interactive: bool = True,
                  numbers: bool = True, animate: bool = True, label: str = "", extra=None,
-                 dice_turn=None, dice_note: str = "", movable=(), refused=None, glide_s: float = GLIDE_S):
+                 dice_turn=None, dice_note: str = "", movable=(), refused=None, glide_s: float = GLIDE_S,
+                 rotated: bool = False):
         self.bottom = bottom                # colour whose home is bottom-right: "white"
         self.dice = dice                    # dice rolled this turn: (3, 1); () before the roll
         self.dice_left = dice_left          # dice still to play: (1,); None = all of them
@@ -89,6 +90,7 @@ class View:
         self.movable = movable              # points whose top checker can move now: {13, 24}
         self.refused = refused              # a point whose checker was clicked but cannot move: 6
         self.glide_s = glide_s              # how long a moving checker glides (the animation speed option)
+        self.rotated = rotated              # drawn a quarter turn clockwise (portrait phones), words upright
 
     def __repr__(self) -> str:
         return "View(" + ", ".join(f"{k}={v!r}" for k, v in sorted(self.__dict__.items())) + ")"
@@ -189,18 +191,23 @@ def _tenths(v: float) -> int:
     return q
 
 
-def _checker(u: str, color: str, cx: float, cy: float, label: str = "", cls: str = "") -> str:
+def _upright(rotated: bool, cx: float, cy: float) -> str:
+    """On a rotated board, the transform that turns words about (cx, cy) back upright ("" otherwise)."""
+    return f' transform="rotate(-90 {_f(cx)} {_f(cy)})"' if rotated else ""
+
+
+def _checker(u: str, color: str, cx: float, cy: float, label: str = "", cls: str = "", rotated: bool = False) -> str:
     """One checker seen from above (remembered, like ``_f``: pure in its arguments)."""
-    key = ("c", u, color, cx, cy, label, cls)
+    key = ("c", u, color, cx, cy, label, cls, rotated)
     piece = _PIECE_CACHE.get(key)
     if piece is None:
         if len(_PIECE_CACHE) >= CACHE_LIMIT:
             _PIECE_CACHE.clear()
-        piece = _PIECE_CACHE[key] = _draw_checker(u, color, cx, cy, label, cls)
+        piece = _PIECE_CACHE[key] = _draw_checker(u, color, cx, cy, label, cls, rotated)
     return piece
 
 
-def _draw_checker(u: str, color: str, cx: float, cy: float, label: str, cls: str) -> str:
+def _draw_checker(u: str, color: str, cx: float, cy: float, label: str, cls: str, rotated: bool = False) -> str:
     fill, rim, ink = (
         (f"url(#{u}-cw)", C["white_shade"], C["white_text"])
         if color == WHITE
@@ -216,7 +223,7 @@ def _draw_checker(u: str, color: str, cx: float, cy: float, label: str, cls: str
     ]
     if label:
         out.append(
-            f'<text x="{x}" y="{_f(cy + 6)}" text-anchor="middle" font-size="18" '
+            f'<text x="{x}" y="{_f(cy + 6)}" text-anchor="middle" font-size="18"{_upright(rotated, cx, cy)} '
             f'font-weight="700" fill="{ink}" font-family="system-ui,sans-serif">{label}</text>'
         )
     out.append("</g>")
@@ -342,9 +349,10 @@ def render_board(position, view=None) -> str:
     movable = set(v.movable)
     dice_s = ",".join(str(d) for d in v.dice)
 
+    rot = v.rotated
     attrs = [
         'xmlns="http://www.w3.org/2000/svg"',
-        f'viewBox="0 0 {WIDTH} {HEIGHT}"',
+        f'viewBox="0 0 {HEIGHT} {WIDTH}"' if rot else f'viewBox="0 0 {WIDTH} {HEIGHT}"',
         'class="bg-svg"',
         'role="group"',
         f'aria-label="{v.label or "Backgammon board"}"',
@@ -357,9 +365,13 @@ def render_board(position, view=None) -> str:
         attrs.append(f'data-testid="{v.testid}"')
     if v.me:
         attrs.append(f'data-me="{v.me}"')
+    if rot:
+        attrs.append('data-rotated="true"')
     for k in sorted(v.extra):
         attrs.append(f'data-{k}="{v.extra[k]}"')
     out = [f"<svg {' '.join(attrs)}>", _defs(u)]
+    if rot:  # a quarter turn clockwise: the tray at the bottom, the home board bottom-left
+        out.append(f'<g transform="translate({HEIGHT} 0) rotate(90)">')
 
     # frame and field
     out.append(f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" rx="14" fill="url(#{u}-wood)"/>')
@@ -430,7 +442,7 @@ def render_board(position, view=None) -> str:
                 is_top_checker = i == min(n, 5) - 1
                 if v.picked == p and is_top_checker:
                     cls = " picked"
-                piece = _checker(u, color, cx, cy, lab, cls)
+                piece = _checker(u, color, cx, cy, lab, cls, rot)
                 if anim and anim[1] == p and is_top_checker:
                     piece = _animated(piece, anim, bottom, cx, cy, color, v.glide_s)
                 g.append(piece)
@@ -477,7 +489,7 @@ def render_board(position, view=None) -> str:
             lab = str(n) if (i == min(n, 4) - 1 and n > 4) else ""
             top_one = i == min(n, 4) - 1
             cls = " picked" if (v.picked == "bar" and color == turn and top_one) else ""
-            piece = _checker(u, color, cx, cy, lab, cls)
+            piece = _checker(u, color, cx, cy, lab, cls, rot)
             if anim and anim[1] == "bar" and anim[2] == color and top_one:
                 piece = _animated(piece, anim, bottom, cx, cy, color, v.glide_s)
             g.append(piece)
@@ -531,11 +543,12 @@ def render_board(position, view=None) -> str:
     out.append("".join(g))
 
     # pip counts and whose turn, in the tray's middle
-    for color, y in ((top, MID_Y - 12), (bottom, MID_Y + 24)):
+    for color, y in ((top, MID_Y - (60 if rot else 12)), (bottom, MID_Y + (60 if rot else 24))):
         active = color == turn and not v.opening and not _finished(position)
         ink = C["legal"] if active else C["wood_text"]
         out.append(
-            f'<g class="pips {color}{" on-roll" if active else ""}" aria-label="{color} pip count {position.pip(color)}">'
+            f'<g class="pips {color}{" on-roll" if active else ""}" aria-label="{color} pip count {position.pip(color)}"'
+            f'{_upright(rot, TRAY_X + TRAYW / 2, y - 6)}>'
             f'<circle cx="{TRAY_X + 12}" cy="{_f(y - 6)}" r="7" fill="url(#{u}-{"cw" if color == WHITE else "cb"})" '
             f'stroke="{ink if active else "#000"}" stroke-width="{2.5 if active else 1}"/>'
             f'<text x="{TRAY_X + TRAYW - 8}" y="{_f(y)}" text-anchor="end" font-size="21" font-weight="{700 if active else 400}" '
@@ -548,7 +561,8 @@ def render_board(position, view=None) -> str:
             x0, is_top = point_column(bottom, p)
             y = TOP_Y - 8 if is_top else BOTTOM_Y + 21
             out.append(
-                f'<text class="num" x="{_f(x0 + PW / 2)}" y="{y}" text-anchor="middle" font-size="20" font-weight="600" '
+                f'<text class="num" x="{_f(x0 + PW / 2)}" y="{y}"{_upright(rot, x0 + PW / 2, y - 7)} text-anchor="middle" '
+                f'font-size="20" font-weight="600" '
                 f'fill="{C["wood_text"]}" font-family="system-ui,sans-serif" aria-hidden="true">{p}</text>'
             )
 
@@ -556,6 +570,8 @@ def render_board(position, view=None) -> str:
     out.append(_dice_svg(v, v.dice_turn or turn))
     if v.hint:
         out.append(_hint_svg(position, v, turn))
+    if rot:
+        out.append("</g>")
     out.append("</svg>")
     return "".join(out)
 
@@ -645,7 +661,8 @@ def _dice_svg(v: View, turn: str) -> str:
         if v.dice_note:
             nx = (LEFT_X if turn == bottom else RIGHT_X) + 3 * PW
             out.append(
-                f'<text class="dice-note" x="{_f(nx)}" y="{_f(MID_Y + 7)}" text-anchor="middle" font-size="20" '
+                f'<text class="dice-note" x="{_f(nx)}" y="{_f(MID_Y + 7)}"{_upright(v.rotated, nx, MID_Y)} '
+                f'text-anchor="middle" font-size="20" '
                 f'font-weight="600" fill="{C["wood_text"]}" font-family="system-ui,sans-serif">{v.dice_note}</text>'
             )
     out.append("</g>")
