@@ -156,7 +156,7 @@ class BoardInput:
             y -= d["lift"]  # the checker lands where it is drawn, above the finger
             bottom = str(self._svg().dataset.bottom or "white")
             if self._rotated():
-                x, y = y, render.HEIGHT - x  # back to the unrotated board's coordinates
+                x, y = y / render.STRETCH, render.HEIGHT - x  # back to the unrotated board's coordinates
             over = render.hit_test(bottom, x, y)
             if over is not None and over in ctl.legal:
                 ctl.click(over)

@@ -46,6 +46,9 @@ HEIGHT = BOTTOM_Y + FY
 
 
 GLIDE_S = 0.32     # a moving checker's glide at normal speed
+#: a rotated board (portrait phones) is also drawn this much longer along its points, so that on a
+#: 390 px phone each point is 44 px across; checkers, dice and words keep their shapes (``_round``)
+STRETCH = 1.22
 
 
 def other(color: str) -> str:
@@ -191,9 +194,20 @@ def _tenths(v: float) -> int:
     return q
 
 
+def _unstretch(cx: float) -> str:
+    """Undo the rotated board's stretch (``STRETCH`` along x) about x = ``cx``."""
+    return f"matrix({1 / STRETCH:.4f} 0 0 1 {_f(cx * (1 - 1 / STRETCH))} 0)"
+
+
 def _upright(rotated: bool, cx: float, cy: float) -> str:
-    """On a rotated board, the transform that turns words about (cx, cy) back upright ("" otherwise)."""
-    return f' transform="rotate(-90 {_f(cx)} {_f(cy)})"' if rotated else ""
+    """On a rotated board, the transform that turns words about (cx, cy) back upright and
+    unstretched ("" otherwise)."""
+    return f' transform="{_unstretch(cx)} rotate(-90 {_f(cx)} {_f(cy)})"' if rotated else ""
+
+
+def _round(rotated: bool, cx: float, piece: str) -> str:
+    """A round piece centred at x = ``cx`` (checker, ring, die) kept round on a rotated, stretched board."""
+    return f'<g transform="{_unstretch(cx)}">{piece}</g>' if rotated else piece
 
 
 def _checker(u: str, color: str, cx: float, cy: float, label: str = "", cls: str = "", rotated: bool = False) -> str:
@@ -214,6 +228,7 @@ def _draw_checker(u: str, color: str, cx: float, cy: float, label: str, cls: str
         else (f"url(#{u}-cb)", C["black_shade"], C["black_text"])
     )
     x, y = _f(cx), _f(cy)
+    turned = f' transform="rotate(-90 {x} {y})"' if rotated else ""  # its count upright on a rotated board
     out = [
         f'<g class="checker {color}{cls}">',
         f'<circle cx="{x}" cy="{_f(cy + 2.5)}" r="{_f(R - 1)}" fill="#000" opacity=".35"/>',
@@ -223,11 +238,11 @@ def _draw_checker(u: str, color: str, cx: float, cy: float, label: str, cls: str
     ]
     if label:
         out.append(
-            f'<text x="{x}" y="{_f(cy + 6)}" text-anchor="middle" font-size="18"{_upright(rotated, cx, cy)} '
+            f'<text x="{x}" y="{_f(cy + 6)}" text-anchor="middle" font-size="18"{turned} '
             f'font-weight="700" fill="{ink}" font-family="system-ui,sans-serif">{label}</text>'
         )
     out.append("</g>")
-    return "".join(out)
+    return _round(rotated, cx, "".join(out))
 
 
 def _slab(u: str, color: str, cx: float, cy: float) -> str:
@@ -352,7 +367,7 @@ def render_board(position, view=None) -> str:
     rot = v.rotated
     attrs = [
         'xmlns="http://www.w3.org/2000/svg"',
-        f'viewBox="0 0 {HEIGHT} {WIDTH}"' if rot else f'viewBox="0 0 {WIDTH} {HEIGHT}"',
+        f'viewBox="0 0 {HEIGHT} {_f(WIDTH * STRETCH)}"' if rot else f'viewBox="0 0 {WIDTH} {HEIGHT}"',
         'class="bg-svg"',
         'role="group"',
         f'aria-label="{v.label or "Backgammon board"}"',
@@ -371,7 +386,7 @@ def render_board(position, view=None) -> str:
         attrs.append(f'data-{k}="{v.extra[k]}"')
     out = [f"<svg {' '.join(attrs)}>", _defs(u)]
     if rot:  # a quarter turn clockwise: the tray at the bottom, the home board bottom-left
-        out.append(f'<g transform="translate({HEIGHT} 0) rotate(90)">')
+        out.append(f'<g transform="translate({HEIGHT} 0) rotate(90) scale({STRETCH} 1)">')
 
     # frame and field
     out.append(f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" rx="14" fill="url(#{u}-wood)"/>')
@@ -447,19 +462,19 @@ def render_board(position, view=None) -> str:
                     piece = _animated(piece, anim, bottom, cx, cy, color, v.glide_s)
                 g.append(piece)
                 if v.picked == p and is_top_checker:
-                    g.append(
+                    g.append(_round(rot, cx,
                         f'<circle class="picked-ring" cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(R + 1)}" fill="none" '
                         f'stroke="{C["picked"]}" stroke-width="4"/>'
-                    )
+                    ))
                 elif is_top_checker and (p in movable or v.refused == p):
-                    g.append(_mark(cx, cy, v.refused == p))
+                    g.append(_round(rot, cx, _mark(cx, cy, v.refused == p)))
         if p in legal:
             mover = turn
             cx, cy = checker_center(bottom, p, _landing_index(position, p, mover), mover)
-            g.append(
+            g.append(_round(rot, cx,
                 f'<circle class="legal-spot" cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(R - 3)}" fill="{C["legal"]}" '
                 f'fill-opacity=".45" stroke="{C["legal"]}" stroke-width="3" stroke-dasharray="6 4"/>'
-            )
+            ))
         if v.focus == p:
             g.append(
                 f'<rect class="focus-ring" x="{x0 + 2}" y="{_f(y0 + 2)}" width="{PW - 4}" height="{_f(y1 - y0 - 4)}" '
@@ -494,12 +509,12 @@ def render_board(position, view=None) -> str:
                 piece = _animated(piece, anim, bottom, cx, cy, color, v.glide_s)
             g.append(piece)
             if cls:
-                g.append(
+                g.append(_round(rot, cx,
                     f'<circle class="picked-ring" cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(R + 1)}" fill="none" '
                     f'stroke="{C["picked"]}" stroke-width="4"/>'
-                )
+                ))
             elif top_one and color == turn and ("bar" in movable or v.refused == "bar"):
-                g.append(_mark(cx, cy, v.refused == "bar"))
+                g.append(_round(rot, cx, _mark(cx, cy, v.refused == "bar")))
     if v.focus == "bar":
         g.append(
             f'<rect class="focus-ring" x="{BAR_X + 2}" y="{TOP_Y + 2}" width="{BARW - 4}" height="{field_h - 4}" '
@@ -616,7 +631,8 @@ def _hint_svg(position, v: View, turn: str) -> str:
         out.append(
             f'<line x1="{_f(sx)}" y1="{_f(sy)}" x2="{_f(dx)}" y2="{_f(dy)}" stroke="{col}" stroke-width="6" '
             f'stroke-linecap="round" stroke-opacity=".9" marker-end="url(#{v.uid}-arrow)"/>'
-            f'<circle cx="{_f(sx)}" cy="{_f(sy)}" r="{_f(R - 2)}" fill="none" stroke="{col}" stroke-width="4"/>'
+            + _round(v.rotated, sx, f'<circle cx="{_f(sx)}" cy="{_f(sy)}" r="{_f(R - 2)}" fill="none" stroke="{col}" '
+                     f'stroke-width="4"/>')
         )
     out.append("</g>")
     return "".join(out)
@@ -641,7 +657,7 @@ def _dice_svg(v: View, turn: str) -> str:
             used = value not in left
             if not used:
                 left.remove(value)
-            out.append(_die(v.uid, value, color, x0 + 3 * PW, MID_Y, used))
+            out.append(_round(v.rotated, x0 + 3 * PW, _die(v.uid, value, color, x0 + 3 * PW, MID_Y, used)))
     elif v.dice:
         d1, d2 = v.dice[0], v.dice[1]
         faces = [d1, d1, d1, d1] if d1 == d2 else [d1, d2]
@@ -657,7 +673,7 @@ def _dice_svg(v: View, turn: str) -> str:
         gap = 54
         start = x0 + 3 * PW - gap * (len(faces) - 1) / 2
         for i, f in enumerate(faces):
-            out.append(_die(v.uid, f, turn, start + i * gap, MID_Y, used[i]))
+            out.append(_round(v.rotated, start + i * gap, _die(v.uid, f, turn, start + i * gap, MID_Y, used[i])))
         if v.dice_note:
             nx = (LEFT_X if turn == bottom else RIGHT_X) + 3 * PW
             out.append(
