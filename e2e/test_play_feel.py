@@ -473,7 +473,7 @@ def test_fewer_clicks_quick_moves_auto_roll_and_auto_done(page, wait_ready, page
     assert f"13/{13 - lo}" not in status(page) and f"13/{13 - hi}" in status(page)
     point(page, 13).click(button="right")
     page.get_by_test_id("undo-all").click()
-    assert status(page).endswith("pick up a checker to move.") or "Pick up a checker" in status(page)
+    assert status(page).endswith("White goes first. Click a checker to move it by the higher die."), status(page)
     assert page.locator("#history li").count() == 0
     # a second click on the moved checker plays the other die; the turn ends by itself
     page.get_by_test_id("opt-auto-done").check()
@@ -715,6 +715,7 @@ def test_phone_portrait_board_targets_and_finger_drag(browser, base_url, wait_re
         sx, sy = inner_x, top + height / 2
         page.touchscreen.tap(sx, sy)
         assert page.locator(f'{BOARD} [data-picked="true"]').get_attribute("data-point") == src
+        assert page.locator(f"{BOARD} .focus-ring").count() == 0  # a tap is not the keyboard: no focus ring
         lit = sorted(p for p in page.eval_on_selector_all(f'{BOARD} [data-legal="true"]', "els => els.map(e => e.dataset.point)")
                      if p not in ("bar", "off"))
         point(page, src).click()  # put it down

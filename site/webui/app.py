@@ -335,6 +335,7 @@ class GamePage:
         self._enable("copy-id", True)
         by_id("pos-id").textContent = view.position_id or position.id
         ctl.take_announcements()
+        ctl.quick_moves = self.options["quick"]
         self.show_status(ctl.status_line())
         if ctl.held is not None and ctl.held is not self.held_for:
             self.held_for = ctl.held

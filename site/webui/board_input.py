@@ -11,6 +11,7 @@ and no game state beyond the gesture in progress:
 - ``page.roll()``, ``page.undo()``, ``page.done()``, ``page.go_live()``: the keys R, U, D, Escape.
 """
 
+import js
 from pyscript import document
 
 from . import render
@@ -18,6 +19,7 @@ from .dom import missing, on
 
 SVG_NS = "http://www.w3.org/2000/svg"
 DRAG_SLOP_PX = 8
+POINTER_FOCUS_MS = 1000  # focus that comes this soon after a press is the pointer's (touch focuses after it)
 LIFT_PX = 60  # a checker dragged by a finger is drawn this far above it (CSS px), where it can be seen
 
 
@@ -49,6 +51,8 @@ class BoardInput:
         self.page = page
         self.drag = None
         self.last_row = 1
+        self.pointing = False   # a press is under way: the focus it gives a point is not the keyboard's
+        self.pressed_ms = -1e9  # when the last press ended
         on(el, "pointerdown", self.on_down)
         on(el, "pointermove", self.on_move)
         on(el, "pointerup", self.on_up)
@@ -96,6 +100,7 @@ class BoardInput:
         return float(p.x), float(p.y)
 
     def on_down(self, event):
+        self.pointing = True
         if self._blocked():
             return
         if str(event.pointerType) == "mouse" and int(event.button) != 0:
@@ -146,6 +151,8 @@ class BoardInput:
         ghost.setAttribute("cy", str(y))
 
     def on_up(self, event):
+        self.pointing = False
+        self.pressed_ms = float(js.performance.now())
         d, self.drag = self.drag, None
         document.body.classList.remove("dragging")
         if not d:
@@ -194,6 +201,8 @@ class BoardInput:
     # --------------------------------------------------------- keyboard
     def on_focusin(self, event):
         pt = self._target(event)
+        if self.pointing or float(js.performance.now()) - self.pressed_ms < POINTER_FOCUS_MS:
+            return  # a click or a tap: no keyboard focus ring
         if pt is not None:
             self.view.keyboard = True
             ctl = self.page.ctl
@@ -214,6 +223,7 @@ class BoardInput:
                 self.view.draw(position, v)
 
     def on_key(self, event):
+        self.pointing, self.pressed_ms = False, -1e9
         target = event.target
         tag = "" if missing(target) or missing(target.tagName) else str(target.tagName).lower()
         if tag in ("input", "select", "textarea") or event.ctrlKey or event.metaKey or event.altKey:
@@ -221,6 +231,12 @@ class BoardInput:
         key = str(event.key)
         page = self.page
         ctl = page.ctl
+        if key.startswith("Arrow") and not self.view.keyboard and not missing(target) and self.el.contains(target):
+            # a point focused by a click, then the keyboard: keyboard focus from there
+            pt = self._target(event)
+            if pt is not None:
+                self.view.keyboard = True
+                ctl.focus = pt
         if key in ("u", "U"):
             page.undo()
         elif key in ("d", "D"):

@@ -130,6 +130,7 @@ class Controller:
         self._moves, self._moves_of = [], None  # steps per checker move of ``_moves_of`` (the builder)
         self.refused = None         # a point clicked whose checker cannot move now (shown until the next click)
         self.resigned = None        # (winner, kind) once a player resigned
+        self.quick_moves = False    # the page's quick-moves option (only changes what the status line says)
 
     # ------------------------------------------------------------ set-up
     def new_game(self, settings=None) -> None:
@@ -627,9 +628,10 @@ class Controller:
             return f"The checker on {self.refused} cannot move with {dice_text(b.dice_left)}: pick a marked one."
         if not b.steps:
             if self.opening:
-                return "Pick up a checker to move."
+                return "Click a checker to move it by the higher die." if self.quick_moves else "Pick up a checker to move."
             doubles = " (doubles: four moves)" if b.dice[0] == b.dice[1] else ""
-            return f"{who} rolled {dice_text(b.dice)}{doubles}: pick up a checker to move."
+            what = "click a checker to move it by the higher die" if self.quick_moves else "pick up a checker to move"
+            return f"{who} rolled {dice_text(b.dice)}{doubles}: {what}."
         moved = steps_text(color, b.steps)
         if b.is_complete:
             return f"Play complete ({moved}): press Done, or Undo to change it."

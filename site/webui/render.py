@@ -559,7 +559,7 @@ def render_board(position, view=None) -> str:
 
     # pip counts and whose turn, in the tray's middle
     for color, y in ((top, MID_Y - (60 if rot else 12)), (bottom, MID_Y + (60 if rot else 24))):
-        active = color == turn and not v.opening and not _finished(position)
+        active = color == turn and not v.opening and not _finished(position) and v.extra.get("phase") != "over"
         ink = C["legal"] if active else C["wood_text"]
         out.append(
             f'<g class="pips {color}{" on-roll" if active else ""}" aria-label="{color} pip count {position.pip(color)}"'
