@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine import BLACK, WHITE, Game, Position, build
 from gnubg_import import imported
 from test_game_play import BOARD, board_attrs, play_game, play_turn_ui, wait_settled
-from webui.game_text import board_notation
+from webui.board_numbers import board_notation
 
 
 def download_mat(page, tmp_path, name="game.mat"):
@@ -92,7 +92,7 @@ def test_copy_moves_gives_the_game_in_board_numbers(page, context, wait_ready, p
         if play == "no legal move":
             game.pass_turn()
         else:
-            game.play(board_notation(color, play))
+            game.play(board_notation(play, color))
             blacks += color == BLACK
     assert len(lines) - 1 == page.locator("#history li").count() >= 7 and blacks >= 3
     assert game.position.id == board_attrs(page)["positionId"]

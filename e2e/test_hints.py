@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine import Position, TurnBuilder
 from test_game_play import BOARD, board_attrs, wait_settled
-from webui.game_text import board_notation
+from webui.board_numbers import board_notation
 
 
 def test_hint_lists_the_best_plays_in_board_numbers(page, wait_ready, page_log, shoot, capsys):
@@ -37,7 +37,7 @@ def test_hint_lists_the_best_plays_in_board_numbers(page, wait_ready, page_log, 
         for i, text in enumerate(shown):
             # what people read is in board numbers: back to Black's own numbers it is a legal play,
             # the same one the row shows on the board
-            play = pos.parse_play(board_notation("black", text), d1, d2)
+            play = pos.parse_play(board_notation(text, "black"), d1, d2)
             assert play.result in legal
             assert rows.nth(i).get_attribute("data-notation") == play.notation
             assert "win " in rows.nth(i).locator(".hint-chances").text_content()

@@ -79,10 +79,11 @@ def play_my_turn(page) -> bool:
         return False
     me = _board(page)["me"]
     roll = page.get_by_role("button", name="Roll", exact=True)
-    if not _board(page).get("dice") and roll.is_enabled():
+    # (the dice of a roll that just passed may still be on the board, data-held: it is still time to roll)
+    if _board(page).get("phase") == "roll" and roll.is_enabled():
         roll.click()
         page.wait_for_function(
-            f"() => {{ const b = document.querySelector('{BOARD}'); return b.dataset.dice || b.dataset.turn !== '{me}'; }}",
+            f"() => {{ const b = document.querySelector('{BOARD}'); return (b.dataset.dice && !b.dataset.held) || b.dataset.turn !== '{me}'; }}",
             timeout=TURN_TIMEOUT_MS,
         )
     done = page.get_by_role("button", name="Done", exact=True)
@@ -201,6 +202,9 @@ def test_new_deploy_waits_until_the_page_lets_it(page, page_log, wait_ready, wai
     # history.replaceState, which Playwright also counts as a navigation.)
     page.evaluate("window.oldPage = true")
     page.get_by_role("button", name="New game").click()
+    confirm = page.get_by_test_id("confirm")
+    if confirm.is_visible():  # the computer has moved already: the page asks before ending that game
+        confirm.get_by_role("button", name="Start a new game").click()
     try:
         page.wait_for_function("!window.oldPage && document.body && document.body.dataset.ready === 'true'",
                                timeout=60_000, polling=250)

@@ -44,7 +44,7 @@ def test_reload_mid_turn_resumes_exactly(page, wait_ready, page_log):
     assert labels(page) == before  # the step taken before the reload is still there
     assert page.locator("#history li").all_text_contents() == history
     assert "restored" in page.get_by_role("status").text_content().lower()
-    page.get_by_role("button", name="Undo").click()
+    page.get_by_role("button", name="Undo", exact=True).click()
     assert labels(page) != before
     # and the rest of the turn plays on
     play_turn_ui(page)

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from engine import BLACK, WHITE  # noqa: E402
+from engine import BLACK, WHITE, Position  # noqa: E402
 from webui.friend_controller import FriendController  # noqa: E402
 from webui.friend_protocol import ProtocolError  # noqa: E402
 from webui.friend_session import FriendSession  # noqa: E402
@@ -134,3 +134,46 @@ def test_resign_and_rematch():
     assert a.session.game_no == b.session.game_no == 2
     assert a.game is a.session.game and a.game.started
     assert a.phase in ("move", "remote", "roll") and b.phase in ("move", "remote", "roll")
+
+
+def test_rolls_that_pass_are_held_on_both_screens_and_moves_read_in_board_numbers():
+    """Issue 16: a roll with no legal move, or only one play, stays on both
+    boards (``data-dice``, ``data-held``) until the next roll; the friend's
+    plays are said in the numbers printed on the board."""
+    from webui.board_numbers import board_notation
+
+    held_seen = set()
+    for seed in range(1, 7):
+        rng = random.Random(seed)
+        a, b, net = make()
+        while a.phase != "over":
+            c = a if a.game.turn == a.me else b
+            before = len(a.game.history)
+            if c.phase == "roll":
+                c.roll()
+                net.run()
+            elif c.phase == "move":
+                click_play(c, rng)
+                net.run()
+            else:
+                raise AssertionError(f"stuck in {c.phase}")
+            if len(a.game.history) == before:
+                continue
+            last = a.game.history[-1]
+            passed = not last.notation
+            forced = not passed and len(Position.from_id(last.before_id, turn=last.color).legal_plays(*last.dice)) == 1
+            if (passed or forced) and a.phase == "over":
+                pass  # the game ended with it: the result is shown
+            elif passed or forced:
+                reason = "no-move" if passed else "forced"
+                held_seen.add(reason)
+                for x in (a, b):
+                    assert x.held is not None and x.held["reason"] == reason, (x.me, last)
+                    svg = render_board(*x.view())
+                    assert f'data-dice="{last.dice[0]},{last.dice[1]}"' in svg and f'data-held="{reason}"' in svg
+            else:
+                for x in (a, b):
+                    assert x.held is None
+            if last.notation and not forced and last.color != a.me and a.phase == "roll":
+                assert a.status_line().startswith(f"Bob played {board_notation(last.notation, last.color)}. ")
+    assert held_seen == {"no-move", "forced"}

@@ -1,10 +1,12 @@
-"""The game page's text exports and imports (site/webui/game_text.py), on CPython and MicroPython."""
+"""The game page's text exports and imports (site/webui/game_text.py, with the board
+numbers of site/webui/board_numbers.py), on CPython and MicroPython."""
 import pytest
 
 from engine import BLACK, WHITE, Dice, Game, Position, build, to_absolute
 from micropython import run
 from webui.controller import Controller, Settings
-from webui.game_text import board_notation, mat_file, moves_text, practice_position
+from webui.board_numbers import board_notation
+from webui.game_text import mat_file, moves_text, practice_position
 
 
 def test_board_notation_follows_the_board_labels_for_every_black_play():
@@ -21,13 +23,13 @@ def test_board_notation_follows_the_board_labels_for_every_black_play():
             continue
         play = plays[-1]
         color = game.turn
-        text = board_notation(color, play.notation)
+        text = board_notation(play.notation, color)
         srcs = {str(to_absolute(color, st.src)) for st in play.steps}
         dsts = {str(to_absolute(color, st.dst)) for st in play.steps}
         for move in text.split(" "):
             points = move.split("(")[0].replace("*", "").split("/")
             assert points[0] in srcs and points[-1] in dsts, (play.notation, text)
-        assert board_notation(color, text) == play.notation  # the mapping is its own inverse
+        assert board_notation(text, color) == play.notation  # the mapping is its own inverse
         if color == WHITE:
             assert text == play.notation
         game.play(play)
@@ -102,7 +104,7 @@ def _first_move(ctl):
 def test_micropython_gives_the_same_texts():
     script = (
         "from engine import Dice, Game\n"
-        "from webui.game_text import board_notation, moves_text, practice_position\n"
+        "from webui.game_text import moves_text, practice_position\n"
         "g = Game(dice=Dice(3))\n"
         "g.opening_roll()\n"
         "for i in range(30):\n"

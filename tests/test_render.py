@@ -164,3 +164,23 @@ def test_hint_arrows():
     hint = [g for g in root.iter(NS + "g") if g.get("class") == "hint"]
     assert len(hint) == 1 and len(list(hint[0].iter(NS + "line"))) == 2
     assert 'class="hint"' not in render_board(pos, View(dice=(3, 1)))
+
+
+def test_a_rotated_board_turns_a_quarter_and_keeps_its_words_upright():
+    """Portrait phones: the same board a quarter turn clockwise (viewBox swapped),
+    every point number, pip count and checker count turned back upright."""
+    from engine import Position
+    from webui.render import HEIGHT, STRETCH, WIDTH, View, render_board
+
+    flat = render_board(Position.start(), View())
+    svg = render_board(Position.start(), View(rotated=True))
+    assert f'viewBox="0 0 {HEIGHT} {round(WIDTH * STRETCH, 1):g}"' in svg and 'data-rotated="true"' in svg
+    assert f'<g transform="translate({HEIGHT} 0) rotate(90) scale({STRETCH} 1)">' in svg and svg.endswith("</g></svg>")
+    # round things stay round: every checker is unstretched about its centre
+    assert svg.count('<g class="checker') == flat.count('<g class="checker') == 30
+    assert svg.count(f'<g transform="matrix({1 / STRETCH:.4f} 0 0 1 ') >= 30
+    assert svg.count('class="num"') == flat.count('class="num"') == 24
+    nums = [part for part in svg.split('<text class="num"')[1:]]
+    assert all(p.split(">", 1)[0].count("rotate(-90") == 1 for p in nums)
+    assert svg.count('class="pips') == 2 and all('rotate(-90' in p.split(">", 1)[0] for p in svg.split('class="pips')[1:])
+    assert svg.count("data-point=") == flat.count("data-point=") == 26

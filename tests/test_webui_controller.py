@@ -244,3 +244,302 @@ def test_computer_player_is_the_ai_not_the_fallback():
         if pos.winner():
             break
     assert checked >= 20
+
+
+# ---------------------------------------------------------------- issue 16: play feel
+
+from engine import Game, Position  # noqa: E402
+from webui.board_numbers import board_notation  # noqa: E402
+
+
+def test_board_notation_uses_the_numbers_printed_on_the_board():
+    """Black's gnubg notation (own numbering) is shown in the board's numbers
+    (White's, the ``data-point`` ones): every step's source and destination."""
+    assert board_notation("24/15", "black") == "1/10"
+    assert board_notation("24/15", "white") == "24/15"
+    assert board_notation("bar/22* 6/off", "black") == "bar/3* 19/off"
+    assert board_notation("8/5(2) 6/5(2)", "black") == "17/20(2) 19/20(2)"
+    assert board_notation("24/20*/16", "black") == "1/5*/9"
+    assert board_notation("", "black") == ""
+    for d1 in range(1, 7):
+        for d2 in range(1, d1 + 1):
+            for play in Position.start("black").legal_plays(d1, d2):
+                shown = board_notation(play.notation, "black")
+                assert board_notation(shown, "black") == play.notation  # the mapping is its own inverse
+                points = {p.rstrip("*").split("(")[0] for tok in shown.split() for p in tok.split("/")}
+                want = {str(to_absolute("black", n)) for st in play.steps for n in (st.src, st.dst)}
+                # joined paths ("24/20/16" -> "24/16") drop intermediate points, never add any
+                assert points <= want and {str(to_absolute("black", play.steps[0].src))} <= points
+
+
+def test_black_status_and_done_are_in_board_numbers():
+    c = Controller()
+    c.new_game(Settings(mode="ai", level=1, color="black", seed=5))
+    while c.phase != "move":
+        if c.ai_needs_roll():
+            c.ai_roll()
+        if c.phase == "ai":
+            c.ai_play("")
+        elif c.phase == "roll":
+            c.roll()
+    assert c.turn == "black"
+    src = max(c.sources(), key=lambda p: 25 - p if p != "bar" else 25)
+    c.click(src)
+    dst = sorted(c.legal, key=str)[0]
+    c.click(dst)
+    line = c.status_line()
+    assert f"{src}/{dst}" in line or f"{src}/{dst}*" in line, line  # the board's numbers, not Black's own
+    play_human_turn(c, check=False)
+    said = c.take_announcements()
+    played = [t for t in said if t.startswith("You played ")][-1]
+    entry = [e for e in c.game.history if e.color == "black"][-1]
+    assert played == f"You played {board_notation(entry.notation, 'black')}."
+
+
+def shut_out_controller(mode="local"):
+    """White on the bar against Black's closed home board: White cannot move."""
+    white = [0] * 25
+    white[24] = 1        # on the bar
+    white[5] = 14        # the rest on White's 6 point
+    black = [0] * 25
+    for i in range(6):   # Black holds its points 19-24 (own 1-6), two each
+        black[i] = 2
+    black[12] = 3
+    pos = Position(white, black, "white")
+    c = Controller(Settings(mode=mode, level=1, color="white", seed=3))
+    c.game = Game(position=pos)
+    c.phase = "roll"
+    return c
+
+
+def test_a_roll_without_a_legal_move_stays_on_the_board_with_its_reason():
+    c = shut_out_controller()
+    c.roll()
+    dice = tuple(c.game.history[-1].dice)
+    assert c.game.history[-1].notation == "" and c.turn == "black" and c.phase == "roll"
+    pos, v = c.view()
+    svg = render_board(pos, v)
+    assert f'data-dice="{dice[0]},{dice[1]}"' in svg and 'data-held="no-move"' in svg
+    assert "No legal move" in svg
+    assert c.status_line() == f"White rolled {dice[0]}-{dice[1]}: no legal move, the turn passes. Black to roll."
+    # until the page lets it go (after about a second) or the next roll replaces it
+    held = c.held
+    assert c.release_held(held) and not c.release_held(held)
+    pos, v = c.view()
+    svg = render_board(pos, v)
+    assert 'data-dice=""' in svg and "data-held" not in svg
+    assert c.status_line().startswith("White rolled") and c.status_line().endswith("Black to roll.")
+    c2 = shut_out_controller()
+    c2.roll()
+    c2.roll()
+    assert c2.held is None
+
+
+def test_the_computer_passing_holds_its_roll_too():
+    c = shut_out_controller(mode="ai")
+    c.settings.color = "black"
+    c.mode = c.mode.__class__("black", 1)
+    c.phase = "ai"
+    c.ai_roll()
+    assert c.ai_play("") == []
+    assert c.held["reason"] == "no-move" and c.phase == "roll"
+    assert 'data-held="no-move"' in render_board(*c.view())
+    c.roll()
+    assert c.held is None or c.held["color"] == "black"
+
+
+def test_status_line_says_the_state_only():
+    c = Controller()
+    c.new_game(Settings(mode="local", seed=3))
+    while c.phase != "move":
+        c.roll()
+    first = c.status_line()
+    assert first.count(".") <= 3 and "undone" not in first
+    src = sorted(c.sources(), key=str)[0]
+    c.click(src)
+    c.click(sorted(c.legal, key=str)[0])
+    moved = c.status_line()
+    assert "moved" in moved or "Play complete" in moved
+    c.undo()
+    assert c.status_line() == first  # back to the same state, nothing piled up
+    play_human_turn(c)
+    line = c.status_line()
+    assert line.endswith(" to roll.") and line.count(" played ") == 1
+
+
+def opening_move_controller(seed_min=1):
+    """A two-player game at its opening move with two different dice."""
+    for seed in range(seed_min, 200):
+        c = Controller()
+        c.new_game(Settings(mode="local", seed=seed))
+        if c.phase == "move" and c.game.dice[0] != c.game.dice[1]:
+            return c
+    raise AssertionError("no opening found")
+
+
+def test_quick_move_uses_the_higher_die_then_the_other():
+    c = opening_move_controller()
+    turn = c.turn
+    hi, lo = max(c.game.dice), min(c.game.dice)
+    # a checker that can move by the higher die: the one on the 13 point (own numbering)
+    src = to_absolute(turn, 13)
+    assert c.quick(src) == "move"
+    assert [(st.src, st.dst) for st in c.builder.steps] == [(13, 13 - hi)]
+    assert c.quick(to_absolute(turn, 13 - hi)) == "move"   # the second click moves it on with the other die
+    assert [(st.src, st.dst) for st in c.builder.steps] == [(13, 13 - hi), (13 - hi, 13 - hi - lo)]
+    assert c.can_done
+    c2 = opening_move_controller()
+    assert c2.quick(to_absolute(c2.turn, 13), "low") == "move"  # right-click: the lower die
+    assert [(st.src, st.dst) for st in c2.builder.steps] == [(13, 13 - lo)]
+
+
+def test_a_checker_that_cannot_move_is_refused_visibly():
+    c = opening_move_controller()
+    turn = c.turn
+    movable = c.sources()
+    pos = c.builder.position
+    stuck = [p for p in range(1, 25) if pos.owner(p)[0] == turn and p not in movable]
+    empty = [p for p in range(1, 25) if not pos.owner(p)[1]]
+    pos_v, v = c.view()
+    svg = render_board(pos_v, v)
+    assert svg.count('data-movable="true"') == len(movable) and svg.count("movable-ring") == len(movable)
+    if stuck:
+        assert c.click(stuck[0]) == "refused"
+        assert 'data-refused="true"' in render_board(*c.view())
+        assert f"The checker on {stuck[0]} cannot move" in c.status_line()
+    assert c.click(empty[0]) == "none" and c.refused is None
+    assert 'data-refused' not in render_board(*c.view())
+
+
+def test_undo_takes_back_a_whole_checker_move_and_undo_all_the_turn():
+    c = opening_move_controller()
+    turn = c.turn
+    hi, lo = max(c.game.dice), min(c.game.dice)
+    start = c.builder.position
+    c.click(to_absolute(turn, 13))
+    combined = to_absolute(turn, 13 - hi - lo)
+    assert combined in c.legal  # nothing blocks 13 -> 13-hi -> 13-hi-lo at the start
+    c.click(combined)                      # one checker, both dice: two steps
+    assert len(c.builder.steps) == 2
+    assert c.undo() and c.builder.steps == [] and c.builder.position == start
+    c.quick(to_absolute(turn, 13))
+    c.quick(to_absolute(turn, 24))
+    assert len(c.builder.steps) == 2
+    assert c.undo(everything=True) and c.builder.steps == [] and c.builder.position == start
+    assert not c.undo()
+
+
+@pytest.mark.parametrize("mode", ["ai", "local"])
+def test_resign_scores_what_the_position_shows_and_survives_a_reload(mode):
+    from engine import result_kind
+
+    c = Controller()
+    c.new_game(Settings(mode=mode, level=2, color="black", seed=11))
+    for _ in range(6):
+        if c.phase == "ai":
+            if c.ai_needs_roll():
+                c.ai_roll()
+            c.ai_play("")
+        else:
+            play_to_end_step(c)
+    loser = "black" if mode == "ai" else c.turn
+    winner = "white" if loser == "black" else "black"
+    kind = result_kind(c.game.position, winner)
+    assert kind == "backgammon"  # early on: the loser still has checkers in the winner's home board
+    assert c.resign_offer() == (winner, kind, "2" if mode == "ai" else "3")  # level 2: 3 x 2/3
+    assert c.resign()
+    assert c.phase == "over" and not c.resign()
+    assert c.result() == {"winner": winner, "kind": kind, "points": "2" if mode == "ai" else "3"}
+    assert "by resignation" in c.result_sentence()
+    assert c.leaderboard_entry("Ann", "2026-12-02") is None  # a loss (and seeded) is never a win on the board
+    back = Controller.from_dict(json.loads(json.dumps(c.to_dict())))
+    assert back.phase == "over" and back.result() == c.result()
+    old = c.to_dict()
+    del old["resigned"]  # a game saved before resigning existed still loads
+    assert Controller.from_dict(old).resigned is None
+
+
+def test_resigning_a_gammon_and_a_single():
+    """Scored as the position shows: a player who bore off is resigning a single game."""
+    from engine import Game
+
+    c = Controller(Settings(mode="local", seed=1))
+    white = [0] * 25
+    white[0] = 14                     # White has 14 on its 1 point and one borne off
+    black = [0] * 25
+    black[5] = 15                     # Black all on its own 6 point: none off, none in White's home
+    c.game = Game(position=Position(black, white, "black"))  # (mover first)
+    c.phase = "roll"
+    assert c.resign_offer() == ("white", "gammon", "2")
+    black2 = [0] * 25
+    black2[0] = 14                    # Black has borne one off: a single game
+    c.game = Game(position=Position(black2, white, "black"))
+    assert c.resign_offer() == ("white", "single", "1")
+
+
+def test_history_steps_back_and_forth_with_the_move_drawn():
+    c = Controller()
+    c.new_game(Settings(mode="local", seed=3))
+    while len(c.game.history) < 4:
+        play_to_end_step(c)
+    n = len(c.game.history)
+    c.step_history(1)
+    assert c.viewing is None  # from the game, "next" stays in the game
+    c.step_history(-1)
+    assert c.viewing == n - 1
+    e = c.game.history[n - 1]
+    assert c.viewing_text() == f"Viewing move {n} of {n}: {e.color.capitalize()} {e.dice[0]}-{e.dice[1]}: " + \
+        board_notation(e.notation, e.color)
+    pos, v = c.view()
+    assert pos.id == e.before_id and len(v.hint) == len(pos.parse_play(e.notation, *e.dice).steps)
+    assert 'data-viewing="%d"' % (n - 1) in render_board(pos, v) and "<line" in render_board(pos, v)
+    for _ in range(n + 2):
+        c.step_history(-1)
+    assert c.viewing == 0
+    assert c.click(13) == "none"  # read-only
+    for _ in range(n):
+        c.step_history(1)
+    assert c.viewing is None
+
+
+def test_the_result_explains_its_points_and_gives_game_stats():
+    c = finished_game(Settings("ai", 1, "white", None))
+    res = c.result()
+    kind = res["kind"]
+    base = {"single": 1, "gammon": 2, "backgammon": 3}[kind]
+    name = {"single": "Single game", "gammon": "Gammon", "backgammon": "Backgammon"}[kind]
+    where = "on the leaderboard." if res["winner"] == "white" else "for the computer (only your wins go on the leaderboard)."
+    assert c.score_text() == f"{name}: {base} point{'s' if base > 1 else ''}, × 1/3 for level 1 = {res['points']} {where}"
+    stats = {label: (w, b) for label, w, b in c.game_stats()}
+    h = c.game.history
+    assert stats["Turns"] == (sum(e.color == "white" for e in h), sum(e.color == "black" for e in h))
+    assert stats["Shut out (no legal move)"] == (sum(e.color == "white" and not e.notation for e in h),
+                                                 sum(e.color == "black" and not e.notation for e in h))
+    assert 0 in stats["Pips left"] and 15 in stats["Checkers borne off"]
+    local = finished_game(Settings("local", 3, "white", 4))
+    assert local.score_text() == {"single": "Single game: 1 point.", "gammon": "Gammon: 2 points.",
+                                  "backgammon": "Backgammon: 3 points."}[local.result()["kind"]]
+
+
+def test_play_options_read_from_storage_with_defaults_for_odd_values():
+    from webui.play_options import read_options, speed_factor
+
+    assert read_options(None) == {"autoRoll": False, "autoDone": False, "quick": False, "theme": "auto", "speed": "auto"}
+    got = read_options({"autoRoll": True, "autoDone": "yes", "quick": 1, "theme": "dark", "speed": "warp", "name": "Zoe"})
+    assert got == {"autoRoll": True, "autoDone": False, "quick": False, "theme": "dark", "speed": "auto"}
+    assert speed_factor({"speed": "auto"}, reduced_motion=True) == 0  # prefers-reduced-motion honoured
+    assert speed_factor({"speed": "auto"}, reduced_motion=False) == 1
+    assert speed_factor({"speed": "slow"}, reduced_motion=True) > 1  # an explicit choice wins
+    assert 0 < speed_factor({"speed": "fast"}, reduced_motion=False) < 1
+    assert speed_factor({"speed": "off"}, reduced_motion=False) == 0
+
+
+def test_the_glide_follows_the_speed_option():
+    from webui.render import View
+
+    pos = Controller()
+    pos.new_game(Settings(mode="local", seed=3))
+    p = pos.game.position
+    src = max(p.owner(q)[1] and q for q in range(1, 25))
+    svg = render_board(p, View(moved=(src, src, p.owner(src)[0]), glide_s=0.9))
+    assert 'dur="0.90s"' in svg

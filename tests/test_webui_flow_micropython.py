@@ -39,7 +39,13 @@ def emit(kind, value):
 
 
 def human_turn(c, k):
-    # pick the k-th source and k-th destination (wrapping), as clicks would
+    # pick the k-th source and k-th destination (wrapping), as clicks would;
+    # every third turn by quick moves (the higher die, right-click the lower), an Undo all and again
+    if k % 3 == 0:
+        srcs = sorted(c.sources(), key=str)
+        c.quick(srcs[k % len(srcs)], "low" if k % 2 else "high")
+        emit("quick", [c.status_line(), len(c.builder.steps)])
+        c.undo(everything=True)
     while not c.can_done:
         srcs = sorted(c.sources(), key=str)
         assert c.click(srcs[k % len(srcs)]) == "pick"
@@ -65,14 +71,30 @@ def play_device_game(settings, restore_every=7):
                 c.ai_roll()
             c.ai_play(fallback_choice(c.game.position, *c.game.dice))
         pos, view = c.view()
-        emit("view", [pos.id, view.position_id, sorted(view.legal, key=str), c.phase])
+        emit("view", [pos.id, view.position_id, sorted(view.legal, key=str), c.phase, view.extra.get("held"),
+                      sorted(view.movable, key=str), c.status_line()])
+        if c.held is not None:
+            c.release_held(c.held)
         for said in c.take_announcements():
             emit("say", said)
         if k % restore_every == 0:  # save and restore mid-game, as a reload does
             c = Controller.from_dict(json.loads(json.dumps(c.to_dict())))
     emit("history", [[e.color, list(e.dice), e.notation, e.before_id, e.after_id] for e in c.history()])
     emit("result", [c.result(), c.result_sentence(), c.result_sentence(short=True)])
+    emit("score", [c.score_text(), c.game_stats()])
+    c.step_history(-1)
+    c.step_history(-1)
+    emit("viewing", [c.viewing, c.viewing_text(), list(c.history_arrows(c.viewing))])
     emit("entry", c.leaderboard_entry("Ann", "2026-12-02"))
+
+
+def resign_early(settings):
+    c = Controller()
+    c.new_game(settings)
+    emit("resign-offer", c.resign_offer())
+    c.resign()
+    c = Controller.from_dict(json.loads(json.dumps(c.to_dict())))
+    emit("resigned", [c.result(), c.result_sentence(), c.score_text()])
 
 
 def fixed_secrets():
@@ -124,6 +146,8 @@ for seed in (3, 11, 29):
 for level, color, seed in ((1, "white", 5), (5, "black", 8), (3, "black", 13)):
     play_device_game(Settings("ai", level, color, seed))
 play_friend_game("00112233aabb", 1)
+resign_early(Settings("ai", 2, "black", 4))
+resign_early(Settings("local", 3, "white", 6))
 '''
 
 

@@ -1,7 +1,7 @@
 """How the AI's advice reads on the page (pure; MicroPython and CPython): the
 hint list's rows, and the post-game review's verdicts, error rate and rating.
 
-Plays are written in the board's numbers (``game_text.board_notation``).
+Plays are written in the board's numbers (``board_numbers.board_notation``).
 Verdicts and ratings use GNU Backgammon 1.07's defaults: a chequer play that
 gives away more than 0.04 equity is doubtful, more than 0.08 an error, more
 than 0.16 a blunder; the error rate is the equity lost per unforced decision
@@ -12,7 +12,8 @@ Intermediate 0.018, Casual player 0.026, Beginner 0.035, else Awful!.
 
 from engine import Position, to_absolute
 
-from .game_text import board_notation, dice_words
+from .board_numbers import board_notation
+from .game_text import dice_words
 
 # (equity lost above which, verdict), worst first: gnubg's arSkillLevel
 VERDICTS = ((0.16, "blunder"), (0.08, "error"), (0.04, "doubtful"))
@@ -43,7 +44,7 @@ def hint_rows(color: str, hints: list) -> list:
     ``play`` (board numbers), ``equity``, ``loss``, ``chances`` and ``label`` (all read as words)."""
     rows = []
     for i, h in enumerate(hints):
-        play = board_notation(color, h["notation"])
+        play = board_notation(h["notation"], color)
         equity = signed(h["equity"])
         loss = "best" if i == 0 else signed(-h["loss"])
         chances = (f"win {pct(h['win'])}, gammon {pct(h['win_gammon'])}, "
@@ -56,7 +57,7 @@ def hint_rows(color: str, hints: list) -> list:
 
 def book_row(color: str, notation: str) -> dict:
     """The one row shown while the AI's worker loads: the opening book's play (level 5's), no numbers yet."""
-    play = board_notation(color, notation)
+    play = board_notation(notation, color)
     return {"notation": notation, "play": play, "equity": "…", "loss": "best",
             "chances": "the AI's opening book; equities and chances once the AI has loaded",
             "label": f"1. {play}: the best play from the opening book (equities once the AI has loaded)"}
@@ -103,8 +104,8 @@ class Review:
         forced = judged["choices"] <= 1
         loss = 0.0 if forced else float(judged["loss"])
         word = "" if forced else verdict(loss)
-        played = board_notation(entry.color, entry.notation)
-        best = board_notation(entry.color, judged["best"]) if judged["best"] else played
+        played = board_notation(entry.notation, entry.color)
+        best = board_notation(judged["best"], entry.color) if judged["best"] else played
         same = loss == 0.0 or best == played
         row = {
             "index": index, "color": entry.color, "dice": dice_words(entry.dice),

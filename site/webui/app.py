@@ -27,17 +27,29 @@ from pyscript import document, window  # noqa: E402
 
 from webui.ai_client import AiClient  # noqa: E402
 from webui.board_input import BoardInput  # noqa: E402
+from webui.board_numbers import board_notation  # noqa: E402
 from webui.board_view import BoardView  # noqa: E402
+from webui.confirm_dialog import ConfirmDialog  # noqa: E402
 from webui.controller import PARAM_ORDER, Controller, Settings, dice_text  # noqa: E402
 from webui.export_panel import ExportPanel  # noqa: E402
 from webui.hint_panel import HintPanel  # noqa: E402
 from webui.review_panel import ReviewPanel  # noqa: E402
 from webui.dom import by_id, later, missing, on, query_params, reduced_motion, set_query, today  # noqa: E402
-from webui.modes import cap  # noqa: E402
+from webui.modes import KIND_TEXT, cap  # noqa: E402
 from webui.page_storage import PageStorage  # noqa: E402
+from webui.play_options import read_options, speed_factor  # noqa: E402
 
 IMPORTED_MS = float(js.performance.now())
 AI_PAUSE_S = 0.35   # the computer's beat before rolling and before moving
+HOLD_S = 1.2        # every roll stays on the board at least this long (or until the player goes on)
+AUTO_ROLL_S = 0.6   # the beat before an automatic roll (the last play stays readable)
+OPTION_BOXES = (("opt-auto-roll", "autoRoll"), ("opt-auto-done", "autoDone"), ("opt-quick", "quick"))
+OPTION_CHOICES = (("opt-theme", "theme"), ("opt-speed", "speed"))
+PORTRAIT_QUERY = "(orientation: portrait) and (max-width: 600px)"
+
+
+def now_s():
+    return float(js.performance.now()) / 1000
 
 
 class DeviceGame:
@@ -66,7 +78,10 @@ class DeviceGame:
         return self.ctl.result_sentence()
 
     def go_on(self):
-        """After every change: the computer plays when it is its turn."""
+        """After every change: the computer plays when it is its turn (once a
+        held roll has been seen: ``GamePage.release_held`` goes on)."""
+        if self.ctl.held is not None:
+            return
         if self.ctl.phase == "ai" and (self.task is None or self.task.done()):
             self.task = later(self.computer_turns(), "the computer's turn")
 
@@ -80,14 +95,16 @@ class DeviceGame:
                     ctl.ai_roll()
                     page.update()
                     self.save()
+                rolled = now_s()
                 pos = ctl.game.position
                 d1, d2 = ctl.game.dice
                 s = ctl.settings
                 page.say_now(f"The computer is thinking about {dice_text((d1, d2))}…")
                 notation = await page.ai.choose(pos, d1, d2, s.level, s.seed, page.ai_waiting)
-                if ctl is not page.ctl:
+                if ctl is not page.ctl or ctl.phase != "ai":
                     return
-                await asyncio.sleep(pause)
+                # the computer's dice stay in sight long enough to read, even with reduced motion
+                await asyncio.sleep(max(pause, HOLD_S - (now_s() - rolled)))
                 opening = ctl.opening
                 frames = ctl.ai_play(notation)
                 self.save()
@@ -110,18 +127,31 @@ class GamePage:
         self.view = BoardView(self.board, reduced_motion())
         self.ai = AiClient(self.on_ai_state)
         self.game = None
-        self.recent = []              # the last messages shown in the status line
+        self.note = None              # (words, status line) shown before that status line until it changes
         self.update_task = None
         self.hints = HintPanel(self)  # the Hint button's list of the best plays
         self.review = ReviewPanel(self)  # the post-game review
+        self.held_for = None          # the held roll whose HOLD_S is running
+        self.options = read_options({})
+        self.auto_rolling = False     # an automatic roll is on its way
 
     @property
     def ctl(self):
         return self.game.ctl
 
     # ------------------------------------------------------------ start
+    @property
+    def quick_moves(self) -> bool:
+        return self.options["quick"]
+
     def start(self):
         self.store.load()
+        self.options = read_options(self.store.settings)
+        self.apply_look()
+        # a portrait phone gets the board a quarter turn round: the points run down the long side
+        portrait = window.matchMedia(PORTRAIT_QUERY)
+        self.view.rotated = bool(portrait.matches)
+        on(portrait, "change", lambda e: self.on_portrait(bool(e.matches)))
         params = query_params()
         saved = self.store.load_game(Controller.from_dict)
         base = Settings.from_params({k: str(v) for k, v in self.store.settings.items() if k in ("mode", "level", "color")})
@@ -131,12 +161,13 @@ class GamePage:
             self.game = friend_app.FriendUI(self, params)
         elif saved is not None and (wanted is None or saved.settings == wanted):
             self.game = DeviceGame(self, saved)
-            saved.say(("Game restored. " + saved.message).strip())
+            self.note = ("Game restored.", saved.status_line())
         else:
             ctl = Controller()
             ctl.new_game(wanted or base)
             self.game = DeviceGame(self, ctl)
         self.input = BoardInput(self.board, self.view, self)
+        self.confirm = ConfirmDialog()
         self.fill_form()
         self.bind()
         self.render_leaderboard()
@@ -159,12 +190,18 @@ class GamePage:
     def bind(self):
         on(by_id("roll"), "click", lambda e: self.roll())
         on(by_id("undo"), "click", lambda e: self.undo())
+        on(by_id("undo-all"), "click", lambda e: self.undo(everything=True))
+        on(by_id("resign"), "click", lambda e: self.ask_resign())
+        for box_id, key in OPTION_BOXES + OPTION_CHOICES:
+            on(by_id(box_id), "change", lambda e: self.on_options())
         on(by_id("done"), "click", lambda e: self.done())
         on(by_id("hint"), "click", lambda e: later(self.show_hint(), "hint"))
         on(by_id("newgame"), "submit", self.on_new_game)
         on(by_id("opt-mode"), "change", lambda e: self.sync_form())
         on(by_id("rematch"), "click", lambda e: self.game.rematch())
         on(by_id("live"), "click", lambda e: self.go_live())
+        on(by_id("history-prev"), "click", lambda e: self.step_history(-1))
+        on(by_id("history-next"), "click", lambda e: self.step_history(1))
         on(by_id("copy-id"), "click", lambda e: later(self.copy_id(), "copy"))
         on(by_id("history"), "click", self.on_history)
         on(by_id("opt-name"), "change", self.on_name)
@@ -179,7 +216,35 @@ class GamePage:
         by_id("opt-level").value = str(s.level)
         by_id("opt-color").value = s.color
         by_id("opt-name").value = self.store.name()
+        for box_id, key in OPTION_BOXES:
+            by_id(box_id).checked = self.options[key]
+        for box_id, key in OPTION_CHOICES:
+            by_id(box_id).value = self.options[key]
         self.sync_form()
+
+    def on_options(self):
+        for box_id, key in OPTION_BOXES:
+            self.options[key] = bool(by_id(box_id).checked)
+        for box_id, key in OPTION_CHOICES:
+            self.options[key] = str(by_id(box_id).value)
+        self.options = read_options(self.options)
+        self.store.settings.update(self.options)
+        self.store.save_settings()
+        self.apply_look()
+        self.update()
+
+    def on_portrait(self, rotated):
+        self.view.rotated = rotated
+        self.update()
+
+    def apply_look(self):
+        """The theme (theme.js applied the stored one before the first paint) and the animation speed."""
+        root = document.documentElement
+        if self.options["theme"] == "auto":
+            root.removeAttribute("data-theme")
+        else:
+            root.dataset.theme = self.options["theme"]
+        self.view.set_speed(speed_factor(self.options, reduced_motion()))
 
     def sync_form(self):
         by_id("newgame").classList.toggle("local", str(by_id("opt-mode").value) == "local")
@@ -188,10 +253,26 @@ class GamePage:
         self.store.settings["name"] = str(by_id("opt-name").value).strip()[:24]
         self.store.save_settings()
 
+    def in_progress(self) -> bool:
+        """A game that a new one would throw away: moves made, not over."""
+        ctl = self.ctl
+        if ctl.phase in ("over", "stopped") or ctl.game is None:
+            return False
+        return bool(ctl.game.history) or bool(ctl.builder and ctl.builder.steps)
+
     def on_new_game(self, event):
         event.preventDefault()
         mode = str(by_id("opt-mode").value)
         self.on_name(None)
+        if not self.in_progress():
+            self.start_new(mode)
+            return
+        against = {"ai": f"against the computer (level {by_id('opt-level').value})",
+                   "local": "for two players on this device", "friend": "with a friend on another device"}[mode]
+        self.confirm.ask("Start a new game?", f"A new game {against} ends the game in progress: it will be lost.",
+                         "Start a new game", lambda: self.start_new(mode))
+
+    def start_new(self, mode):
         if mode == "friend":
             from webui import friend_app
             self.switch(friend_app.FriendUI(self, {"mode": "friend"}))
@@ -251,33 +332,59 @@ class GamePage:
     def update(self):
         """Redraw the board and every control from the controller."""
         ctl = self.ctl
-        position, view = ctl.view(animate=not self.view.reduced)
+        position, view = ctl.view(animate=not self.view.reduced, rotated=self.view.rotated)
         self.view.draw(position, view)
         busy = self.view.animating or ctl.phase == "ai"
         live = ctl.viewing is None
         self._enable("roll", live and ctl.phase == "roll" and not busy)
         self._enable("undo", live and ctl.human_to_move and bool(ctl.builder and ctl.builder.steps))
+        self._enable("undo-all", live and ctl.human_to_move and bool(ctl.builder and ctl.builder.steps))
         self._enable("done", live and ctl.can_done)
         self._enable("hint", live and ctl.human_to_move and not self.game.friend)
         self._enable("new-game", True)
+        by_id("resign").hidden = self.game.friend  # a friend game has its own, in the friend panel
+        self._enable("resign", live and ctl.resigner is not None and ctl.phase != "ai" and not self.view.animating)
         self._enable("copy-id", True)
         by_id("pos-id").textContent = view.position_id or position.id
-        said = ctl.take_announcements()
-        if said:
-            # keep the last few messages together, so a forfeit or an automatic
-            # play stays readable while the computer rolls and thinks
-            self.recent = (self.recent + said)[-2:]
-            self.status.textContent = " ".join(self.recent)
+        ctl.take_announcements()
+        ctl.quick_moves = self.options["quick"]
+        self.show_status(ctl.status_line())
+        if ctl.held is not None and ctl.held is not self.held_for:
+            self.held_for = ctl.held
+            later(self.release_held(ctl, ctl.held), "held roll")
+        if self.options["autoRoll"] and self.may_roll() and ctl.held is None and not self.auto_rolling:
+            self.auto_rolling = True
+            later(self.auto_roll(ctl), "automatic roll")
         self.render_history()
         self.render_result()
         self.hints.sync()
         self.review.sync()
         document.body.classList.toggle("viewing", not live)
         by_id("live").hidden = live
+        by_id("viewing").hidden = live
+        if not live:
+            by_id("viewing-text").textContent = ctl.viewing_text()
+            self._enable("history-prev", ctl.viewing > 0)
+
+    def show_status(self, line):
+        """The status line says the state the game is in now (the history keeps the log)."""
+        note = self.note
+        if note is not None and note[1] != line:
+            self.note = note = None
+        text = f"{note[0]} {line}" if note is not None else line
+        if str(self.status.textContent) != text:
+            self.status.textContent = text
 
     def say_now(self, text):
-        """A passing state in the status line, after the last messages."""
-        self.status.textContent = " ".join(self.recent[-2:] + [text])
+        """A passing state (the computer thinking, a hint) in the status line."""
+        self.status.textContent = text
+
+    async def release_held(self, ctl, held):
+        """A roll that passed stays on the board for HOLD_S (or until the next roll), then the game goes on."""
+        await asyncio.sleep(HOLD_S)
+        if ctl is self.ctl and ctl.release_held(held):
+            self.update()
+            self.game.go_on()
 
     def _enable(self, el_id, enabled):
         by_id(el_id).disabled = not enabled
@@ -287,7 +394,7 @@ class GamePage:
         items = []
         viewing = self.ctl.viewing
         for i, e in enumerate(self.ctl.history()):
-            text = e.notation or "(no legal move)"
+            text = board_notation(e.notation, e.color) or "(no legal move)"
             cur = ' aria-current="true"' if viewing == i else ""
             items.append(
                 f'<li><button type="button" data-index="{i}"{cur} '
@@ -308,6 +415,11 @@ class GamePage:
         box.dataset.kind = res["kind"]
         box.dataset.points = res["points"]
         by_id("result-text").textContent = self.game.result_text()
+        by_id("result-score").textContent = self.ctl.score_text()
+        rows = "".join(f'<tr><th scope="row">{label}</th><td>{w}</td><td>{b}</td></tr>' for label, w, b in self.ctl.game_stats())
+        body = document.querySelector("#result-stats tbody")
+        if str(body.innerHTML) != rows:
+            body.innerHTML = rows
         box.hidden = False
         entry = self.ctl.leaderboard_entry(self.store.name() or "Player", today())
         if entry is not None:
@@ -332,11 +444,14 @@ class GamePage:
     # ------------------------------------------------------------ actions
     def acted(self):
         """The game changed: save, show it (a forced play step by step), go on."""
-        self.game.save()
         ctl = self.ctl
+        if self.options["autoDone"] and ctl.can_done and ctl.viewing is None:
+            ctl.done()  # the "end my turn when the play is complete" option
+        self.game.save()
         auto, ctl.auto = ctl.auto, None
         if auto is not None and not self.view.reduced:
-            self.status.textContent = " ".join(list(ctl.announcements)[-3:])
+            if ctl.held is not None:
+                self.status.textContent = ctl.held["text"]
             later(self.show_auto_play(ctl, auto), "automatic play")
             return
         self.update()
@@ -351,18 +466,45 @@ class GamePage:
             self.update()
             self.game.go_on()
 
-    def roll(self):
+    def may_roll(self) -> bool:
         ctl = self.ctl
-        if ctl.phase == "roll" and ctl.viewing is None and not self.view.animating:
-            ctl.roll()
+        return ctl.phase == "roll" and ctl.viewing is None and not self.view.animating and not self.confirm.open
+
+    def roll(self):
+        if self.may_roll():
+            self.ctl.roll()
             self.acted()
 
-    def undo(self):
-        if self.ctl.undo():
+    async def auto_roll(self, ctl):
+        """The "roll for me" option: roll after a beat, if it is still time to."""
+        try:
+            await asyncio.sleep(AUTO_ROLL_S)
+        finally:
+            self.auto_rolling = False
+        if ctl is self.ctl and self.options["autoRoll"] and ctl.held is None:
+            self.roll()
+
+    def undo(self, everything=False):
+        if not self.confirm.open and self.ctl.undo(everything):
             self.acted()
 
     def done(self):
-        if self.ctl.done():
+        if not self.confirm.open and self.ctl.done():
+            self.acted()
+
+    def ask_resign(self):
+        ctl = self.ctl
+        offer = None if self.game.friend else ctl.resign_offer()
+        if offer is None:
+            return
+        winner, kind, pts = offer
+        text = (f"As the position stands now, {ctl.mode.winner_words(winner)} with {KIND_TEXT[kind]}. "
+                + ctl.score_words(winner, kind, pts, resigned=True))
+        self.confirm.ask("Resign this game?", text, "Resign", self.resign)
+
+    def resign(self):
+        if self.ctl.resign():
+            self.game.close()  # the computer stops thinking
             self.acted()
 
     def ai_waiting(self, seconds):
@@ -379,17 +521,20 @@ class GamePage:
 
     def go_live(self):
         self.ctl.view_history(None)
-        self.ctl.say("Back to the game.")
         self.update()
 
     def on_history(self, event):
         btn = event.target.closest("button[data-index]")
         if missing(btn):
             return
-        i = int(str(btn.dataset.index))
-        self.ctl.view_history(i)
-        e = self.ctl.history()[i]
-        self.ctl.say(f"Showing the position before move {i + 1} ({e.color} {dice_text(e.dice)}: {e.notation or 'no move'}). Read-only.")
+        self.ctl.view_history(int(str(btn.dataset.index)))
+        self.update()
+
+    def step_history(self, delta):
+        """Previous/next move of the history (buttons, arrow keys); past the last move: the game."""
+        if self.view.animating:
+            return
+        self.ctl.step_history(delta)
         self.update()
 
     async def copy_id(self):

@@ -11,6 +11,7 @@ and no game state beyond the gesture in progress:
 - ``page.roll()``, ``page.undo()``, ``page.done()``, ``page.go_live()``: the keys R, U, D, Escape.
 """
 
+import js
 from pyscript import document
 
 from . import render
@@ -18,6 +19,8 @@ from .dom import missing, on
 
 SVG_NS = "http://www.w3.org/2000/svg"
 DRAG_SLOP_PX = 8
+POINTER_FOCUS_MS = 1000  # focus that comes this soon after a press is the pointer's (touch focuses after it)
+LIFT_PX = 60  # a checker dragged by a finger is drawn this far above it (CSS px), where it can be seen
 
 
 def point_value(raw):
@@ -48,10 +51,13 @@ class BoardInput:
         self.page = page
         self.drag = None
         self.last_row = 1
+        self.pointing = False   # a press is under way: the focus it gives a point is not the keyboard's
+        self.pressed_ms = -1e9  # when the last press ended
         on(el, "pointerdown", self.on_down)
         on(el, "pointermove", self.on_move)
         on(el, "pointerup", self.on_up)
         on(el, "pointercancel", self.on_cancel)
+        on(el, "contextmenu", self.on_context)
         on(el, "focusin", self.on_focusin)
         on(el, "focusout", self.on_focusout)
         # keys="page": R, U, D and Escape work anywhere on the page (the game page);
@@ -71,6 +77,21 @@ class BoardInput:
     def _svg(self):
         return self.el.querySelector("svg")
 
+    def _lift(self, event) -> float:
+        """How far above the pointer (viewBox units) the dragged checker is drawn: a finger's worth on touch."""
+        if str(event.pointerType) != "touch":
+            return 0.0
+        try:
+            scale = float(self._svg().getScreenCTM().a)
+        except Exception:
+            return 0.0
+        return LIFT_PX / scale if scale > 0 else 0.0
+
+    def _rotated(self) -> bool:
+        """Whether the board is drawn a quarter turn round (``data-rotated``, render.View.rotated)."""
+        value = self._svg().getAttribute("data-rotated")
+        return not missing(value) and str(value) == "true"
+
     def _svg_xy(self, event):
         svg = self._svg()
         pt = svg.createSVGPoint()
@@ -79,6 +100,7 @@ class BoardInput:
         return float(p.x), float(p.y)
 
     def on_down(self, event):
+        self.pointing = True
         if self._blocked():
             return
         if str(event.pointerType) == "mouse" and int(event.button) != 0:
@@ -98,7 +120,7 @@ class BoardInput:
             if result != "pick":
                 return
         self.drag = {"x": float(event.clientX), "y": float(event.clientY), "src": pt,
-                     "moved": False, "putdown": putdown, "ghost": None}
+                     "moved": False, "putdown": putdown, "ghost": None, "lift": self._lift(event)}
         try:
             self.el.setPointerCapture(event.pointerId)
         except Exception:
@@ -113,6 +135,7 @@ class BoardInput:
         d["moved"] = True
         event.preventDefault()
         x, y = self._svg_xy(event)
+        y -= d["lift"]
         ghost = d["ghost"]
         if ghost is None or not ghost.isConnected:
             ghost = document.createElementNS(SVG_NS, "circle")
@@ -128,6 +151,8 @@ class BoardInput:
         ghost.setAttribute("cy", str(y))
 
     def on_up(self, event):
+        self.pointing = False
+        self.pressed_ms = float(js.performance.now())
         d, self.drag = self.drag, None
         document.body.classList.remove("dragging")
         if not d:
@@ -135,7 +160,10 @@ class BoardInput:
         ctl = self.page.ctl
         if d["moved"]:
             x, y = self._svg_xy(event)
+            y -= d["lift"]  # the checker lands where it is drawn, above the finger
             bottom = str(self._svg().dataset.bottom or "white")
+            if self._rotated():
+                x, y = y / render.STRETCH, render.HEIGHT - x  # back to the unrotated board's coordinates
             over = render.hit_test(bottom, x, y)
             if over is not None and over in ctl.legal:
                 ctl.click(over)
@@ -146,6 +174,24 @@ class BoardInput:
         if d["putdown"]:
             ctl.click(d["src"])
             self.page.redraw()
+        elif getattr(self.page, "quick_moves", False) and ctl.picked == d["src"]:
+            # quick moves: a click (no drag) moves the checker by the higher die
+            ctl.quick(d["src"])
+            self.page.acted()
+
+    def on_context(self, event):
+        """Right-click on a checker: move it by the lower die."""
+        pt = self._target(event)
+        if pt is None or pt == "off":
+            return
+        event.preventDefault()
+        if self.drag and self.drag["moved"]:
+            return  # a long press while dragging on a touch screen
+        self.drag = None
+        if self._blocked():
+            return
+        self.page.ctl.quick(pt, "low")
+        self.page.acted()
 
     def on_cancel(self, event):
         self.drag = None
@@ -155,6 +201,8 @@ class BoardInput:
     # --------------------------------------------------------- keyboard
     def on_focusin(self, event):
         pt = self._target(event)
+        if self.pointing or float(js.performance.now()) - self.pressed_ms < POINTER_FOCUS_MS:
+            return  # a click or a tap: no keyboard focus ring
         if pt is not None:
             self.view.keyboard = True
             ctl = self.page.ctl
@@ -175,6 +223,7 @@ class BoardInput:
                 self.view.draw(position, v)
 
     def on_key(self, event):
+        self.pointing, self.pressed_ms = False, -1e9
         target = event.target
         tag = "" if missing(target) or missing(target.tagName) else str(target.tagName).lower()
         if tag in ("input", "select", "textarea") or event.ctrlKey or event.metaKey or event.altKey:
@@ -182,6 +231,12 @@ class BoardInput:
         key = str(event.key)
         page = self.page
         ctl = page.ctl
+        if key.startswith("Arrow") and not self.view.keyboard and not missing(target) and self.el.contains(target):
+            # a point focused by a click, then the keyboard: keyboard focus from there
+            pt = self._target(event)
+            if pt is not None:
+                self.view.keyboard = True
+                ctl.focus = pt
         if key in ("u", "U"):
             page.undo()
         elif key in ("d", "D"):
@@ -194,6 +249,11 @@ class BoardInput:
             elif ctl.picked is not None:
                 ctl.click(ctl.picked)
                 page.redraw()
+        elif key in ("ArrowLeft", "ArrowRight") and hasattr(page, "step_history") and (
+                ctl.viewing is not None or (not self.view.keyboard and tag not in ("button", "a"))):
+            # the history: step through it (the board is read-only meanwhile)
+            event.preventDefault()
+            page.step_history(-1 if key == "ArrowLeft" else 1)
         elif self.view.keyboard and key in ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"):
             event.preventDefault()
             self.arrow(key)
@@ -203,7 +263,12 @@ class BoardInput:
                 ctl.click(ctl.focus)
                 page.acted()
 
+    #: on a board drawn a quarter turn clockwise, the arrow that means each unrotated direction
+    ROTATED_KEYS = {"ArrowDown": "ArrowRight", "ArrowUp": "ArrowLeft", "ArrowRight": "ArrowUp", "ArrowLeft": "ArrowDown"}
+
     def arrow(self, key):
+        if self._rotated():
+            key = self.ROTATED_KEYS[key]
         ctl = self.page.ctl
         bottom = str(self._svg().dataset.bottom or "white")
         rows = focus_rows(bottom)

@@ -7,18 +7,25 @@ animation frames one step at a time. It decides nothing.
 
 import asyncio
 
-from .render import View, render_board
+from .render import GLIDE_S, View, render_board
 
-STEP_S = 0.42  # one checker's glide (the CSS animation in render.py lasts as long)
+STEP_S = 0.42  # one checker's step at normal speed (its glide, render.GLIDE_S, and a beat)
 
 
 class BoardView:
     def __init__(self, el, reduced=False):
         self.el = el
-        self.reduced = reduced      # prefers-reduced-motion: no animations
+        self.reduced = reduced      # no animations (prefers-reduced-motion, or the speed option "off")
+        self.speed = 0.0 if reduced else 1.0  # animation time as a factor of the normal one
+        self.rotated = False        # the board drawn a quarter turn (portrait phones): see render.View
         self.animating = False      # a play is being shown: the board is read-only
         self.rendering = False      # innerHTML is being replaced (focus events are ours)
         self.keyboard = False       # keyboard focus is on the board
+
+    def set_speed(self, factor: float) -> None:
+        """The animation speed option: a factor of the normal time, 0 for none."""
+        self.speed = factor
+        self.reduced = factor <= 0
 
     def draw(self, position, view):
         had_focus = self.keyboard
@@ -49,12 +56,13 @@ class BoardView:
                 if still is not None and not still():
                     return False
                 if visible is not None and not visible():
-                    await asyncio.sleep(STEP_S)
+                    await asyncio.sleep(STEP_S * self.speed)
                     continue
                 v = View(bottom=bottom, dice=dice, dice_left=f.dice_left, me=me, moved=f.moved,
-                         turn=pos.turn, position_id=pos.id, opening=opening, extra={"phase": "animating"})
+                         turn=pos.turn, position_id=pos.id, opening=opening, extra={"phase": "animating"},
+                         glide_s=GLIDE_S * self.speed, rotated=self.rotated)
                 self.draw(f.position, v)
-                await asyncio.sleep(STEP_S)
+                await asyncio.sleep(STEP_S * self.speed)
         finally:
             self.animating = False
         return True

@@ -13,12 +13,16 @@ Points given to and returned by the controller are absolute (1..24, "bar",
 "off"), as on the board. Runs on CPython and MicroPython alike.
 """
 
-from engine import BLACK, WHITE, Game, Dice, Position, TurnBuilder, from_absolute, to_absolute
+from engine import (BLACK, WHITE, Dice, Game, Position, TurnBuilder, from_absolute, other, points_for, result_kind,
+                    to_absolute)
 
+from .board_numbers import board_notation, steps_text
 from .modes import KIND_TEXT, mode_for
 from .render import View
 
 STATE_VERSION = 1
+#: what the board writes next to a held roll (``Controller.hold``)
+HELD_NOTE = {"no-move": "No legal move", "forced": "Only one play"}
 
 
 def fraction_text(x) -> str:
@@ -122,6 +126,11 @@ class Controller:
         self.hint = None            # suggested play (gnubg notation) for this roll
         self.recorded = False       # result already on the leaderboard
         self.auto = None            # (position, dice, frames) of a play made automatically
+        self.held = None            # a roll that passed without the player's moves, still shown: see ``hold``
+        self._moves, self._moves_of = [], None  # steps per checker move of ``_moves_of`` (the builder)
+        self.refused = None         # a point clicked whose checker cannot move now (shown until the next click)
+        self.resigned = None        # (winner, kind) once a player resigned
+        self.quick_moves = False    # the page's quick-moves option (only changes what the status line says)
 
     # ------------------------------------------------------------ set-up
     def new_game(self, settings=None, start=None) -> None:
@@ -135,6 +144,8 @@ class Controller:
         self.legal = {}
         self.viewing = None
         self.hint = None
+        self.held = None
+        self.resigned = None
         self.message = ""
         if start is not None:
             self.opening = None
@@ -185,21 +196,40 @@ class Controller:
             self.phase = self.mode.away_phase
             return
         b = TurnBuilder(game.position, tuple(game.dice))
-        who = self.mode.who(color)
         if b.no_play:
-            self.say(f"{who} rolled {dice_text(game.dice)}: no legal move, the turn passes.")
+            self.hold(color, game.dice, "no-move")
             self._commit(None)
             return
         if b.forced:
             play = b.plays[0]
             self.auto = (game.position, tuple(game.dice), play_frames(game.position, tuple(game.dice), play))
-            self.say(f"{who} rolled {dice_text(game.dice)}: the only legal play, {play.notation}, was played automatically.")
+            self.hold(color, game.dice, "forced", play.notation)
             self._commit(play)
             return
         self.builder = b
         self.phase = "move"
-        doubles = " (doubles: four moves)" if game.dice[0] == game.dice[1] else ""
-        self.say(f"{who} rolled {dice_text(game.dice)}{doubles}: pick up a checker to move.")
+        self.say(self.status_line())
+
+    def hold(self, color, dice, reason, notation="") -> None:
+        """Keep a roll that passed without the player's moves on the board
+        (``data-dice``, and ``data-held`` = ``reason``: "no-move" or "forced"),
+        so it can be read: the page lets it go after about a second
+        (``release_held``), the next roll replaces it."""
+        who = self.mode.who(color)
+        d = dice_text(dice)
+        if reason == "no-move":
+            text = f"{who} rolled {d}: no legal move, the turn passes."
+        else:
+            text = f"{who} rolled {d}: the only legal play, {board_notation(notation, color)}, was played automatically."
+        self.held = {"color": color, "dice": tuple(dice), "reason": reason, "text": text}
+        self.say(text)
+
+    def release_held(self, held=None) -> bool:
+        """Stop showing the held roll (``held``: only if it is still that one)."""
+        if self.held is None or (held is not None and self.held is not held):
+            return False
+        self.held = None
+        return True
 
     def _commit(self, play) -> None:
         """Hook: make this screen's play (None: the turn passes), then go on."""
@@ -210,7 +240,40 @@ class Controller:
         self._after_play()
 
     def _is_over(self) -> bool:
-        return self.game.is_over
+        return self.game.is_over or self.resigned is not None
+
+    # ------------------------------------------------------------ resigning
+    @property
+    def resigner(self):
+        """Who would resign now (the human against the computer, the player on
+        turn between two players), or None when it is not possible."""
+        if self.game is None or self._is_over() or self.phase in ("over", "idle") or not self.game.started:
+            return None
+        return self.mode.resigner(self.game.turn)
+
+    def resign_offer(self):
+        """(winner, kind, points) a resignation now would give: what the position shows."""
+        loser = self.resigner
+        if loser is None:
+            return None
+        winner = other(loser)
+        kind = result_kind(self.game.position, winner)
+        return winner, kind, fraction_text(points_for(kind, self.mode.level()))
+
+    def resign(self) -> bool:
+        """Concede the game: the other side wins what the position shows
+        (single, gammon or backgammon, as if it ended now)."""
+        offer = self.resign_offer()
+        if offer is None:
+            return False
+        loser = self.resigner
+        winner, kind, _ = offer
+        self.resigned = (winner, kind)
+        self.builder, self.picked, self.legal, self.held, self.hint = None, None, {}, None, None
+        self.opening = None
+        self.phase = "over"
+        self.say(f"{self.mode.who(loser)} resigned. {self.result_sentence(short=True)}")
+        return True
 
     def _after_play(self) -> None:
         self.opening = None
@@ -235,6 +298,7 @@ class Controller:
         """The human on turn rolls (the Roll button)."""
         if self.phase != "roll":
             raise ValueError("not the time to roll")
+        self.held = None
         dice = self.game.roll()
         self._begin_turn()
         return dice
@@ -248,6 +312,7 @@ class Controller:
     def click(self, point) -> str:
         """A click/tap/Enter on a point. Returns what happened:
         "pick", "drop" (put down), "move", "none"."""
+        self.refused = None
         if not self.human_to_move or self.viewing is not None:
             return "none"
         if self.picked is not None:
@@ -263,7 +328,42 @@ class Controller:
         if self.picked is not None:
             self.picked, self.legal = None, {}
             return "drop"
-        return "none"
+        return self._refuse(point)
+
+    def _refuse(self, point) -> str:
+        """A click on one of the mover's own checkers that cannot move: "refused" (shown), else "none"."""
+        if point in ("off", None) or self.builder is None:
+            return "none"
+        pos = self.builder.position
+        own = pos.bar(self.turn) if point == "bar" else (pos.owner(point)[1] if pos.owner(point)[0] == self.turn else 0)
+        if not own:
+            return "none"
+        self.refused = point
+        return "refused"
+
+    def quick(self, point, die: str = "high") -> str:
+        """One-click play: move the checker on ``point`` by the higher die
+        (``die="low"``: the lower one), or by the other die when that one
+        cannot be played; a second click moves it on with what is left.
+        Returns "move", "refused" (it cannot move) or "none"."""
+        self.refused = None
+        if not self.human_to_move or self.viewing is not None or self.builder is None:
+            return "none"
+        self.picked, self.legal = None, {}
+        if point not in self.sources():
+            return self._refuse(point)
+        src = from_absolute(self.turn, point)
+        dests = self.builder.destinations(src)
+        order = sorted(set(self.builder.dice_left), reverse=(die != "low"))
+        for d in order:
+            for dst, path in dests.items():
+                if len(path) == 1 and path[0].die == d:
+                    self.move(point, to_absolute(self.turn, dst))
+                    return "move"
+        # only a combined move of this checker is legal (e.g. 6-6 with one checker left to play)
+        dst = min(dests, key=lambda k: len(dests[k]))
+        self.move(point, to_absolute(self.turn, dst))
+        return "move"
 
     def pick(self, point) -> None:
         src = from_absolute(self.turn, point)
@@ -275,23 +375,40 @@ class Controller:
         """Move the picked checker; returns the steps applied (own numbering)."""
         color = self.turn
         s, d = from_absolute(color, src), from_absolute(color, dst)
+        moves = self.moves  # (read before the builder changes)
         before = len(self.builder.steps)
         self.builder.move(s, d)
         steps = list(self.builder.steps[before:])
+        moves.append(len(steps))
         self.picked, self.legal = None, {}
-        note = " ".join(_step_text(st) for st in steps)
-        self.say(f"{self.mode.who(color)} moved {note}.")
-        if self.builder.is_complete and not self.builder.can_move:
-            self.say("Play complete: press Done, or Undo to change it.")
+        self.say(self.status_line())
         return steps
 
-    def undo(self) -> bool:
+    def undo(self, everything: bool = False) -> bool:
+        """Take back the last checker's whole move (all its steps), or with
+        ``everything`` the whole turn so far. False: nothing to undo."""
         if not self.human_to_move or not self.builder or not self.builder.steps:
             return False
-        self.builder.undo()
+        b = self.builder
+        while b.steps:
+            n = self.moves.pop() if self.moves else 1
+            for _ in range(min(n, len(b.steps))):
+                b.undo()
+            if not everything:
+                break
         self.picked, self.legal = None, {}
-        self.say("Step undone.")
+        self.say(self.status_line())
         return True
+
+    @property
+    def moves(self) -> list:
+        """How many steps each checker move of this turn took (for Undo)."""
+        b = self.builder
+        if b is None:
+            return []
+        if self._moves_of is not b or sum(self._moves) != len(b.steps):
+            self._moves_of, self._moves = b, [1] * len(b.steps)
+        return self._moves
 
     @property
     def can_done(self) -> bool:
@@ -302,13 +419,14 @@ class Controller:
             return False
         play = self.builder.play
         color = self.turn
-        self.say(f"{self.mode.who(color)} played {play.notation}.")
+        self.say(f"{self.mode.who(color)} played {board_notation(play.notation, color)}.")
         self._commit(play)
         return True
 
     # --------------------------------------------------------------- AI
     def ai_roll(self):
         """Roll for the computer (phase "ai", no dice yet on a normal turn)."""
+        self.held = None
         dice = self.game.roll()
         self.say(f"The computer rolled {dice_text(dice)}.")
         return dice
@@ -323,14 +441,15 @@ class Controller:
         pos = game.position
         plays = pos.legal_plays(d1, d2)
         if not plays:
-            self.say(f"The computer rolled {dice_text(game.dice)}: no legal move, the turn passes.")
+            self.hold(game.turn, game.dice, "no-move")
             game.pass_turn()
             self._after_play()
             return []
         play = pos.parse_play(notation, d1, d2) if notation else plays[0]
         frames = play_frames(pos, (d1, d2), play)
+        color = game.turn
         game.play(play)
-        self.say(f"The computer played {play.notation}.")
+        self.say(f"The computer played {board_notation(play.notation, color)}.")
         self._after_play()
         return frames
 
@@ -346,14 +465,49 @@ class Controller:
             self.viewing = index
             self.picked, self.legal = None, {}
 
+    def step_history(self, delta: int) -> None:
+        """Previous (-1) / next (+1) move of the history; from the game, -1 shows
+        the last move, and +1 after the last move is back to the game."""
+        n = len(self.history())
+        if self.viewing is None:
+            if delta < 0 and n:
+                self.view_history(n - 1)
+            return
+        i = self.viewing + delta
+        self.view_history(max(i, 0) if i < n else None)
+
+    def viewing_text(self) -> str:
+        """The banner while the history is shown: "Viewing move 3 of 12: White 3-1: 8/5 6/5"."""
+        if self.viewing is None:
+            return ""
+        h = self.history()
+        e = h[self.viewing]
+        shown = board_notation(e.notation, e.color) or "no legal move"
+        return f"Viewing move {self.viewing + 1} of {len(h)}: {e.color[:1].upper()}{e.color[1:]} {dice_text(e.dice)}: {shown}"
+
+    def history_arrows(self, index) -> tuple:
+        """The move ``index`` of the history as arrows on the board: absolute (src, dst) per step."""
+        e = self.history()[index]
+        if not e.notation:
+            return ()
+        pos = Position.from_id(e.before_id, turn=e.color)
+        play = pos.parse_play(e.notation, *e.dice)
+        return tuple((to_absolute(e.color, st.src), to_absolute(e.color, st.dst)) for st in play.steps)
+
     # ------------------------------------------------------------ results
     def points(self):
+        if self.resigned is not None:
+            return points_for(self.resigned[1], self.mode.level())
         return self.game.points(self.mode.level())
 
     def result(self):
         if not self.game or not self._is_over():
             return None
-        return {"winner": self.game.winner, "kind": self.game.result_kind, "points": fraction_text(self.points())}
+        if self.resigned is not None:
+            winner, kind = self.resigned
+        else:
+            winner, kind = self.game.winner, self.game.result_kind
+        return {"winner": winner, "kind": kind, "points": fraction_text(self.points())}
 
     def result_sentence(self, short: bool = False) -> str:
         """The result in words: the status line's (``short``) or the result box's."""
@@ -363,10 +517,48 @@ class Controller:
         who = self.mode.winner_words(res["winner"])
         pts = res["points"]
         s = "" if pts == "1" else "s"
+        how = " by resignation" if self.resigned is not None else ""
         if short:
             kind = res["kind"]
-            return f"{who}: {'a ' + kind + ' game' if kind == 'single' else 'a ' + kind}, {pts} point{s}."
-        return f"{who} with {KIND_TEXT[res['kind']]}: {pts} point{s}{self.mode.points_note()}."
+            return f"{who}{how}: {'a ' + kind + ' game' if kind == 'single' else 'a ' + kind}, {pts} point{s}."
+        return f"{who} with {KIND_TEXT[res['kind']]}{how}."  # (the points are worked out in score_text)
+
+    def score_text(self) -> str:
+        """How the result is scored, worked out: "Gammon: 2 points, × 1/3 for
+        level 1 = 2/3 on the leaderboard." ("" before the end)."""
+        res = self.result()
+        if not res:
+            return ""
+        return self.score_words(res["winner"], res["kind"], res["points"], self.resigned is not None)
+
+    def score_words(self, winner, kind, points, resigned=False) -> str:
+        """``score_text`` for a given result (also what a resignation would give)."""
+        base = {"single": 1, "gammon": 2, "backgammon": 3}[kind]
+        name = "Single game" if kind == "single" else kind[:1].upper() + kind[1:]
+        how = " by resignation" if resigned else ""
+        text = f"{name}{how}: {base} point{'' if base == 1 else 's'}"
+        level = self.mode.level()
+        if level is None:
+            return text + "."
+        text += f", × {level}/3 for level {level} = {points}"
+        if winner != self.settings.color:
+            return text + " for the computer (only your wins go on the leaderboard)."
+        if self.settings.seed is not None:
+            return text + " (a seeded practice game: not on the leaderboard)."
+        return text + " on the leaderboard."
+
+    def game_stats(self) -> list:
+        """A few numbers about the game, per colour: [(label, white, black)]."""
+        if self.game is None:
+            return []
+        h = self.game.history
+        pos = self.game.position
+        rows = [("Pips left", pos.pip(WHITE), pos.pip(BLACK)),
+                ("Checkers borne off", pos.off(WHITE), pos.off(BLACK))]
+        for label, count in (("Turns", lambda e: 1), ("Shut out (no legal move)", lambda e: 0 if e.notation else 1),
+                             ("Hits", lambda e: e.notation.count("*"))):
+            rows.append((label, sum(count(e) for e in h if e.color == WHITE), sum(count(e) for e in h if e.color == BLACK)))
+        return rows
 
     def leaderboard_entry(self, name: str, date: str):
         """The leaderboard entry this finished game earns, once: a win against
@@ -402,6 +594,62 @@ class Controller:
         color = self.turn
         return tuple((to_absolute(color, st.src), to_absolute(color, st.dst)) for st in play.steps)
 
+    # ------------------------------------------------------------- status
+    def last_turn_text(self) -> str:
+        """What the last turn did, in the board's numbers ("" before any)."""
+        if self.held is not None:
+            return self.held["text"]
+        h = self.game.history if self.game else ()
+        if not h:
+            return ""
+        e = h[-1]
+        who = self.mode.who(e.color)
+        if not e.notation:
+            return f"{who} rolled {dice_text(e.dice)}: no legal move, the turn passed."
+        return f"{who} played {board_notation(e.notation, e.color)}."
+
+    def status_line(self) -> str:
+        """The status line: the state the game is in now (the history keeps the
+        log), every move in the numbers printed on the board."""
+        if self.game is None:
+            return ""
+        if self.phase == "over":
+            return self.result_sentence(short=True)
+        game = self.game
+        color = game.turn
+        who = self.mode.who(color)
+        if self.opening and self.phase in self.opening_phases:
+            w, b = self.opening
+            lead = f"Opening roll: White {w}, Black {b}: {who} {'go' if who == 'You' else 'goes'} first."
+        else:
+            lead = self.last_turn_text() if self.phase in ("roll", "ai", "remote", "waiting") else ""
+        if self.phase == "roll":
+            now = self.mode.to_roll(color)
+        elif self.phase == "move" and self.builder is not None:
+            now = self._move_text(who)
+        elif self.phase == "ai":
+            now = f"The computer rolled {dice_text(game.dice)}." if game.dice else "The computer to roll."
+        else:
+            now = ""
+        return " ".join(t for t in (lead, now) if t)
+
+    def _move_text(self, who: str) -> str:
+        b = self.builder
+        color = self.turn
+        if self.refused is not None:
+            return f"The checker on {self.refused} cannot move with {dice_text(b.dice_left)}: pick a marked one."
+        if not b.steps:
+            if self.opening:
+                return "Click a checker to move it by the higher die." if self.quick_moves else "Pick up a checker to move."
+            doubles = " (doubles: four moves)" if b.dice[0] == b.dice[1] else ""
+            what = "click a checker to move it by the higher die" if self.quick_moves else "pick up a checker to move"
+            return f"{who} rolled {dice_text(b.dice)}{doubles}: {what}."
+        moved = steps_text(color, b.steps)
+        if b.is_complete:
+            return f"Play complete ({moved}): press Done, or Undo to change it."
+        left = " and ".join(str(d) for d in b.dice_left)
+        return f"{who} moved {moved}; still to play: {left}."
+
     # --------------------------------------------------------------- view
     def view(self, **kw) -> tuple:
         """(position, View) to render now."""
@@ -413,13 +661,23 @@ class Controller:
             pos = Position.from_id(e.before_id, turn=e.color)
             v = View(
                 bottom=bottom, dice=tuple(e.dice) if e.dice else (), me=me, interactive=True,
-                label=f"Position before move {self.viewing + 1} (read-only)", extra={"viewing": str(self.viewing)},
-                focus=self.focus,
+                label=f"Position before move {self.viewing + 1}, with the move drawn (read-only)",
+                extra={"viewing": str(self.viewing)}, focus=self.focus, hint=self.history_arrows(self.viewing),
+                dice_note="" if e.notation else HELD_NOTE["no-move"], **kw,
             )
             return pos, v
         turn_start = game.position
         dice = tuple(game.dice) if game.dice else ()
         dice_left = tuple(self.builder.dice_left) if self.builder is not None else None
+        extra = {"phase": self.phase}
+        held = self.held
+        if held is not None and not dice:
+            # a roll that passed (no legal move, or its only play was made): still on the table
+            dice, dice_left, turn = held["dice"], None, held["color"]
+            extra["held"] = held["reason"]
+            note = HELD_NOTE[held["reason"]]
+        else:
+            turn, note = game.turn, ""
         sources = self.sources()
         v = View(
             bottom=bottom,
@@ -431,10 +689,14 @@ class Controller:
             picked=self.picked,
             focus=self.focus,
             turn=game.turn,
+            dice_turn=turn,
+            dice_note=note,
             tab_stop=max(sources, key=lambda p: from_absolute(game.turn, p)) if sources else None,
             hint=self.hint_arrows() if self.picked is None else (),
+            movable=sources if self.picked is None else (),
+            refused=self.refused,
             position_id=turn_start.id,
-            extra={"phase": self.phase},
+            extra=extra,
             **kw,
         )
         return self.position, v
@@ -456,6 +718,7 @@ class Controller:
             "opening": list(self.opening) if self.opening else None,
             "message": self.message,
             "recorded": self.recorded,
+            "resigned": list(self.resigned) if self.resigned else None,
         }
 
     @classmethod
@@ -475,7 +738,13 @@ class Controller:
         c.opening = tuple(d["opening"]) if d.get("opening") else None
         c.message = str(d.get("message") or "")
         c.recorded = bool(d.get("recorded"))
-        if c.game.is_over:
+        resigned = d.get("resigned")  # (absent in games saved before resigning existed)
+        if resigned:
+            winner, kind = resigned
+            if winner not in (WHITE, BLACK) or kind not in KIND_TEXT:
+                raise ValueError(f"bad resignation {resigned!r}")
+            c.resigned = (winner, kind)
+        if c._is_over():
             c.phase = "over"
         elif phase == "move":
             if not c.game.dice:
@@ -487,12 +756,6 @@ class Controller:
         else:
             c.phase = phase
         return c
-
-
-def _step_text(st) -> str:
-    src = "bar" if st.src == 25 else str(st.src)
-    dst = "off" if st.dst == 0 else str(st.dst)
-    return f"{src}/{dst}{'*' if st.hit else ''}"
 
 
 def play_frames(pos: Position, dice: tuple, play) -> list:

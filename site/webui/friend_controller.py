@@ -15,8 +15,9 @@ and adds the friend's side (``receive``/``handle``). Phases (``data-phase``):
 - ``over``: the game ended (or someone resigned); ``stopped``: it cannot go on.
 """
 
-from engine import TurnBuilder
+from engine import Position, TurnBuilder, other
 
+from .board_numbers import board_notation
 from .controller import Controller, Settings, dice_text, fraction_text
 from .friend_session import FriendSession
 from .modes import KIND_TEXT, FriendMode, cap
@@ -126,17 +127,14 @@ class FriendController(Controller):
                 self.say(f"Opening roll: White {w}, Black {b}: {who} {'go' if who == 'You' else 'goes'} first.")
                 self._begin_turn()
             elif k == "dice":
+                self.held = None
                 if e.data["color"] == self.me:
                     self._begin_turn()
                 else:
                     self.say(f"{self.peer_name} rolled {dice_text(e.data['dice'])}.")
                     self.phase = "remote"
             elif k == "play":
-                n = e.data["notation"]
-                if n:
-                    self.say(f"{self.peer_name} played {n}.")
-                else:
-                    self.say(f"{self.peer_name} rolled {dice_text(e.data['dice'])}: no legal move, the turn passes.")
+                self._peer_played(e.data["notation"], e.data["dice"])
                 self._after_play()
             elif k == "over":
                 if e.text:
@@ -160,6 +158,28 @@ class FriendController(Controller):
                 self.say(f"{e.data.get('from', 'Your friend')} says: {e.text}")
         if self.phase not in ("move",):
             self.picked, self.legal = None, {}
+
+    def _peer_played(self, notation, dice) -> None:
+        """The friend's play arrived: said in the board's numbers; a roll that
+        passed (no legal move, or its only play) stays on the board a moment."""
+        entry = self.game.history[-1] if self.game.history else None
+        color = entry.color if entry is not None else other(self.me)
+        if not notation:
+            self.hold(color, dice, "no-move")
+            return
+        if entry is not None and len(Position.from_id(entry.before_id, turn=color).legal_plays(*dice)) == 1:
+            self.hold(color, dice, "forced", notation)
+            return
+        self.say(f"{self.peer_name} played {board_notation(notation, color)}.")
+
+    def status_line(self) -> str:
+        """A friend game's status line is its latest message (the page's friend
+        panel says the rest), after the last turn when it is this player's to roll."""
+        if self.phase == "move":
+            return super().status_line()
+        if self.phase in ("roll", "waiting") and self.game.history and self.message != self.last_turn_text():
+            return f"{self.last_turn_text()} {self.message}"
+        return self.message
 
     # ------------------------------------------------------------ actions
     def resign(self) -> str:

@@ -1,8 +1,5 @@
 """The game page's exports and imports as text (pure; MicroPython and CPython).
 
-- ``board_notation``: a play in the numbers printed on the board (White's
-  numbering: Black's own point 24 is the board's 1). What people read uses
-  these; gnubg's own-view notation is kept for the ``.mat`` export only.
 - ``moves_text``: the game's moves to copy, one turn a line, in board numbers.
 - ``mat_file``: the game as a gnubg ``.mat`` download (``engine.matfile``).
 - ``practice_position``: a pasted Position ID, read for a practice game.
@@ -11,34 +8,7 @@
 from engine import BLACK, WHITE, Position
 from engine.matfile import match_text
 
-
-def _board_point(color: str, token: str) -> str:
-    if color == BLACK and token.isdigit():
-        return str(25 - int(token))
-    return token
-
-
-def board_notation(color: str, notation: str) -> str:
-    """gnubg notation (the mover's own numbers) in the board's numbers.
-
-    >>> board_notation("black", "24/20*/16 8/5(2) 6/off bar/22")
-    '1/5*/9 17/20(2) 19/off bar/3'
-    >>> board_notation("white", "24/20*/16")
-    '24/20*/16'
-    """
-    if color != BLACK or not notation:
-        return notation
-    out = []
-    for move in notation.split(" "):
-        count = ""
-        if "(" in move:
-            move, count = move[:move.index("(")], move[move.index("("):]
-        parts = []
-        for part in move.split("/"):
-            star = "*" if part.endswith("*") else ""
-            parts.append(_board_point(color, part.rstrip("*")) + star)
-        out.append("/".join(parts) + count)
-    return " ".join(out)
+from .board_numbers import board_notation
 
 
 def dice_words(dice) -> str:
@@ -57,7 +27,7 @@ def moves_text(history, title: str = "") -> str:
     """
     lines = [title] if title else []
     for i, e in enumerate(history):
-        play = board_notation(e.color, e.notation) if e.notation else "no legal move"
+        play = board_notation(e.notation, e.color) if e.notation else "no legal move"
         lines.append(f"{i + 1}. {'White' if e.color == WHITE else 'Black'} {dice_words(e.dice)}: {play}")
     return "\n".join(lines)
 

@@ -43,15 +43,15 @@ class Mode:
         """The computer's level, scaling the points (None: not against the computer)."""
         return None
 
+    def resigner(self, turn: str):
+        """Who concedes when this screen's player presses Resign, with ``turn`` on roll."""
+        return self.me() or turn
+
     def to_roll(self, color: str) -> str:
         return f"{self.who(color)} to roll."
 
     def winner_words(self, winner: str) -> str:
         return f"{cap(winner)} wins"
-
-    def points_note(self) -> str:
-        """What follows the points in the result sentence."""
-        return ""
 
 
 class ComputerMode(Mode):
@@ -79,9 +79,6 @@ class ComputerMode(Mode):
 
     def winner_words(self, winner):
         return "You win" if winner == self.color else "The computer wins"
-
-    def points_note(self):
-        return f" (level {self._level}: × {self._level}/3)"
 
 
 class LocalMode(Mode):

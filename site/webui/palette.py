@@ -32,6 +32,8 @@ PALETTE_ITEMS = (
     ("focus", "#ffffff"),       # keyboard focus ring
     ("hint", "#7ee0a0"),        # hinted play (and the best play in a review)
     ("played", "#ff8a65"),      # the play made, in a review
+    ("movable", "#5ec8ff"),     # ring on a checker that can move after the roll
+    ("refused", "#ff5a4a"),     # cross on a checker that cannot move
     # page
     ("page", "#f4efe6"),        # page background
     ("ink", "#2b1d12"),         # body text

@@ -45,6 +45,12 @@ BOTTOM_Y = FY + 2 * HALF + MID  # lower edge of the field
 HEIGHT = BOTTOM_Y + FY
 
 
+GLIDE_S = 0.32     # a moving checker's glide at normal speed
+#: a rotated board (portrait phones) is also drawn this much longer along its points, so that on a
+#: 390 px phone each point is 44 px across; checkers, dice and words keep their shapes (``_round``)
+STRETCH = 1.22
+
+
 def other(color: str) -> str:
     return BLACK if color == WHITE else WHITE
 
@@ -59,7 +65,9 @@ class View:
     def __init__(self, bottom: str = WHITE, dice: tuple = (), dice_left=None, opening=None, me=None,
                  legal=(), picked=None, focus=None, tab_stop=None, moved=None, hint: tuple = (),
                  turn=None, position_id=None, testid="board", uid: str = "b", interactive: bool = True,
-                 numbers: bool = True, animate: bool = True, label: str = "", extra=None, played: tuple = ()):
+                 numbers: bool = True, animate: bool = True, label: str = "", extra=None,
+                 dice_turn=None, dice_note: str = "", movable=(), refused=None, glide_s: float = GLIDE_S,
+                 rotated: bool = False, played: tuple = ()):
         self.bottom = bottom                # colour whose home is bottom-right: "white"
         self.dice = dice                    # dice rolled this turn: (3, 1); () before the roll
         self.dice_left = dice_left          # dice still to play: (1,); None = all of them
@@ -80,6 +88,12 @@ class View:
         self.animate = animate              # False when the user prefers reduced motion
         self.label = label                  # caption for assistive tech
         self.extra = {} if extra is None else extra  # more data-* attributes: {"mode": "ai"}, written sorted
+        self.dice_turn = dice_turn          # whose dice these are, if not the turn's: "white"
+        self.dice_note = dice_note          # words next to the dice: "no legal move"
+        self.movable = movable              # points whose top checker can move now: {13, 24}
+        self.refused = refused              # a point whose checker was clicked but cannot move: 6
+        self.glide_s = glide_s              # how long a moving checker glides (the animation speed option)
+        self.rotated = rotated              # drawn a quarter turn clockwise (portrait phones), words upright
         self.played = played                # arrows of the play made, next to the hint's (a review)
 
     def __repr__(self) -> str:
@@ -181,24 +195,41 @@ def _tenths(v: float) -> int:
     return q
 
 
-def _checker(u: str, color: str, cx: float, cy: float, label: str = "", cls: str = "") -> str:
+def _unstretch(cx: float) -> str:
+    """Undo the rotated board's stretch (``STRETCH`` along x) about x = ``cx``."""
+    return f"matrix({1 / STRETCH:.4f} 0 0 1 {_f(cx * (1 - 1 / STRETCH))} 0)"
+
+
+def _upright(rotated: bool, cx: float, cy: float) -> str:
+    """On a rotated board, the transform that turns words about (cx, cy) back upright and
+    unstretched ("" otherwise)."""
+    return f' transform="{_unstretch(cx)} rotate(-90 {_f(cx)} {_f(cy)})"' if rotated else ""
+
+
+def _round(rotated: bool, cx: float, piece: str) -> str:
+    """A round piece centred at x = ``cx`` (checker, ring, die) kept round on a rotated, stretched board."""
+    return f'<g transform="{_unstretch(cx)}">{piece}</g>' if rotated else piece
+
+
+def _checker(u: str, color: str, cx: float, cy: float, label: str = "", cls: str = "", rotated: bool = False) -> str:
     """One checker seen from above (remembered, like ``_f``: pure in its arguments)."""
-    key = ("c", u, color, cx, cy, label, cls)
+    key = ("c", u, color, cx, cy, label, cls, rotated)
     piece = _PIECE_CACHE.get(key)
     if piece is None:
         if len(_PIECE_CACHE) >= CACHE_LIMIT:
             _PIECE_CACHE.clear()
-        piece = _PIECE_CACHE[key] = _draw_checker(u, color, cx, cy, label, cls)
+        piece = _PIECE_CACHE[key] = _draw_checker(u, color, cx, cy, label, cls, rotated)
     return piece
 
 
-def _draw_checker(u: str, color: str, cx: float, cy: float, label: str, cls: str) -> str:
+def _draw_checker(u: str, color: str, cx: float, cy: float, label: str, cls: str, rotated: bool = False) -> str:
     fill, rim, ink = (
         (f"url(#{u}-cw)", C["white_shade"], C["white_text"])
         if color == WHITE
         else (f"url(#{u}-cb)", C["black_shade"], C["black_text"])
     )
     x, y = _f(cx), _f(cy)
+    turned = f' transform="rotate(-90 {x} {y})"' if rotated else ""  # its count upright on a rotated board
     out = [
         f'<g class="checker {color}{cls}">',
         f'<circle cx="{x}" cy="{_f(cy + 2.5)}" r="{_f(R - 1)}" fill="#000" opacity=".35"/>',
@@ -208,11 +239,11 @@ def _draw_checker(u: str, color: str, cx: float, cy: float, label: str, cls: str
     ]
     if label:
         out.append(
-            f'<text x="{x}" y="{_f(cy + 6)}" text-anchor="middle" font-size="18" '
+            f'<text x="{x}" y="{_f(cy + 6)}" text-anchor="middle" font-size="18"{turned} '
             f'font-weight="700" fill="{ink}" font-family="system-ui,sans-serif">{label}</text>'
         )
     out.append("</g>")
-    return "".join(out)
+    return _round(rotated, cx, "".join(out))
 
 
 def _slab(u: str, color: str, cx: float, cy: float) -> str:
@@ -331,11 +362,13 @@ def render_board(position, view=None) -> str:
     turn = v.turn or position.turn
     pid = v.position_id if v.position_id is not None else position.id
     legal = set(v.legal)
+    movable = set(v.movable)
     dice_s = ",".join(str(d) for d in v.dice)
 
+    rot = v.rotated
     attrs = [
         'xmlns="http://www.w3.org/2000/svg"',
-        f'viewBox="0 0 {WIDTH} {HEIGHT}"',
+        f'viewBox="0 0 {HEIGHT} {_f(WIDTH * STRETCH)}"' if rot else f'viewBox="0 0 {WIDTH} {HEIGHT}"',
         'class="bg-svg"',
         'role="group"',
         f'aria-label="{v.label or "Backgammon board"}"',
@@ -348,9 +381,13 @@ def render_board(position, view=None) -> str:
         attrs.append(f'data-testid="{v.testid}"')
     if v.me:
         attrs.append(f'data-me="{v.me}"')
+    if rot:
+        attrs.append('data-rotated="true"')
     for k in sorted(v.extra):
         attrs.append(f'data-{k}="{v.extra[k]}"')
     out = [f"<svg {' '.join(attrs)}>", _defs(u)]
+    if rot:  # a quarter turn clockwise: the tray at the bottom, the home board bottom-left
+        out.append(f'<g transform="translate({HEIGHT} 0) rotate(90) scale({STRETCH} 1)">')
 
     # frame and field
     out.append(f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" rx="14" fill="url(#{u}-wood)"/>')
@@ -403,6 +440,10 @@ def render_board(position, view=None) -> str:
             g.append(' data-legal="true"')
         if v.picked == p:
             g.append(' data-picked="true"')
+        if p in movable:
+            g.append(' data-movable="true"')
+        if v.refused == p:
+            g.append(' data-refused="true"')
         g.append(">")
         g.append(f'<rect class="hit" x="{x0}" y="{_f(y0)}" width="{PW}" height="{_f(y1 - y0)}" fill="#000" fill-opacity="0"/>')
         g.append(f'<polygon points="{tri}" fill="{tri_fill}" stroke="#000" stroke-opacity=".18" stroke-width="1"/>')
@@ -417,22 +458,24 @@ def render_board(position, view=None) -> str:
                 is_top_checker = i == min(n, 5) - 1
                 if v.picked == p and is_top_checker:
                     cls = " picked"
-                piece = _checker(u, color, cx, cy, lab, cls)
+                piece = _checker(u, color, cx, cy, lab, cls, rot)
                 if anim and anim[1] == p and is_top_checker:
-                    piece = _animated(piece, anim, bottom, cx, cy, color)
+                    piece = _animated(piece, anim, bottom, cx, cy, color, v.glide_s)
                 g.append(piece)
                 if v.picked == p and is_top_checker:
-                    g.append(
+                    g.append(_round(rot, cx,
                         f'<circle class="picked-ring" cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(R + 1)}" fill="none" '
                         f'stroke="{C["picked"]}" stroke-width="4"/>'
-                    )
+                    ))
+                elif is_top_checker and (p in movable or v.refused == p):
+                    g.append(_round(rot, cx, _mark(cx, cy, v.refused == p)))
         if p in legal:
             mover = turn
             cx, cy = checker_center(bottom, p, _landing_index(position, p, mover), mover)
-            g.append(
+            g.append(_round(rot, cx,
                 f'<circle class="legal-spot" cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(R - 3)}" fill="{C["legal"]}" '
                 f'fill-opacity=".45" stroke="{C["legal"]}" stroke-width="3" stroke-dasharray="6 4"/>'
-            )
+            ))
         if v.focus == p:
             g.append(
                 f'<rect class="focus-ring" x="{x0 + 2}" y="{_f(y0 + 2)}" width="{PW - 4}" height="{_f(y1 - y0 - 4)}" '
@@ -449,6 +492,10 @@ def render_board(position, view=None) -> str:
         g.append(' data-legal="true"')
     if v.picked == "bar":
         g.append(' data-picked="true"')
+    if "bar" in movable:
+        g.append(' data-movable="true"')
+    if v.refused == "bar":
+        g.append(' data-refused="true"')
     g.append(">")
     g.append(f'<rect class="hit" x="{BAR_X}" y="{TOP_Y}" width="{BARW}" height="{field_h}" fill="#000" fill-opacity="0"/>')
     for color, n in ((WHITE, wb), (BLACK, bb)):
@@ -457,15 +504,17 @@ def render_board(position, view=None) -> str:
             lab = str(n) if (i == min(n, 4) - 1 and n > 4) else ""
             top_one = i == min(n, 4) - 1
             cls = " picked" if (v.picked == "bar" and color == turn and top_one) else ""
-            piece = _checker(u, color, cx, cy, lab, cls)
+            piece = _checker(u, color, cx, cy, lab, cls, rot)
             if anim and anim[1] == "bar" and anim[2] == color and top_one:
-                piece = _animated(piece, anim, bottom, cx, cy, color)
+                piece = _animated(piece, anim, bottom, cx, cy, color, v.glide_s)
             g.append(piece)
             if cls:
-                g.append(
+                g.append(_round(rot, cx,
                     f'<circle class="picked-ring" cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(R + 1)}" fill="none" '
                     f'stroke="{C["picked"]}" stroke-width="4"/>'
-                )
+                ))
+            elif top_one and color == turn and ("bar" in movable or v.refused == "bar"):
+                g.append(_round(rot, cx, _mark(cx, cy, v.refused == "bar")))
     if v.focus == "bar":
         g.append(
             f'<rect class="focus-ring" x="{BAR_X + 2}" y="{TOP_Y + 2}" width="{BARW - 4}" height="{field_h - 4}" '
@@ -490,7 +539,7 @@ def render_board(position, view=None) -> str:
             cx, cy = checker_center(bottom, "off", i, color)
             piece = _slab(u, color, cx, cy)
             if anim and anim[1] == "off" and anim[2] == color and i == n - 1:
-                piece = _animated(piece, anim, bottom, cx, cy, color)
+                piece = _animated(piece, anim, bottom, cx, cy, color, v.glide_s)
             g.append(piece)
     if "off" in legal:
         mover = turn
@@ -508,11 +557,12 @@ def render_board(position, view=None) -> str:
     out.append("".join(g))
 
     # pip counts and whose turn, in the tray's middle
-    for color, y in ((top, MID_Y - 12), (bottom, MID_Y + 24)):
-        active = color == turn and not v.opening and not _finished(position)
+    for color, y in ((top, MID_Y - (60 if rot else 12)), (bottom, MID_Y + (60 if rot else 24))):
+        active = color == turn and not v.opening and not _finished(position) and v.extra.get("phase") != "over"
         ink = C["legal"] if active else C["wood_text"]
         out.append(
-            f'<g class="pips {color}{" on-roll" if active else ""}" role="img" aria-label="{color} pip count {position.pip(color)}">'
+            f'<g class="pips {color}{" on-roll" if active else ""}" role="img" aria-label="{color} pip count {position.pip(color)}"'
+            f'{_upright(rot, TRAY_X + TRAYW / 2, y - 6)}>'
             f'<circle cx="{TRAY_X + 12}" cy="{_f(y - 6)}" r="7" fill="url(#{u}-{"cw" if color == WHITE else "cb"})" '
             f'stroke="{ink if active else "#000"}" stroke-width="{2.5 if active else 1}"/>'
             f'<text x="{TRAY_X + TRAYW - 8}" y="{_f(y)}" text-anchor="end" font-size="21" font-weight="{700 if active else 400}" '
@@ -525,18 +575,37 @@ def render_board(position, view=None) -> str:
             x0, is_top = point_column(bottom, p)
             y = TOP_Y - 8 if is_top else BOTTOM_Y + 21
             out.append(
-                f'<text class="num" x="{_f(x0 + PW / 2)}" y="{y}" text-anchor="middle" font-size="16" '
+                f'<text class="num" x="{_f(x0 + PW / 2)}" y="{y}"{_upright(rot, x0 + PW / 2, y - 7)} text-anchor="middle" '
+                f'font-size="20" font-weight="600" '
                 f'fill="{C["wood_text"]}" font-family="system-ui,sans-serif" aria-hidden="true">{p}</text>'
             )
 
     # dice in the middle band: the roller's own half is on their right
-    out.append(_dice_svg(v, turn))
+    out.append(_dice_svg(v, v.dice_turn or turn))
     if v.played:
         out.append(_hint_svg(position, v, turn, v.played, "played"))
     if v.hint:
         out.append(_hint_svg(position, v, turn))
+    if rot:
+        out.append("</g>")
     out.append("</svg>")
     return "".join(out)
+
+
+def _mark(cx: float, cy: float, refused: bool) -> str:
+    """A movable checker's ring, or a refused one's cross (it cannot move now)."""
+    if refused:
+        d = R * 0.45
+        return (
+            f'<g class="refused-mark" pointer-events="none"><circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(R + 1)}" fill="none" '
+            f'stroke="{C["refused"]}" stroke-width="4"/><path d="M{_f(cx - d)} {_f(cy - d)}L{_f(cx + d)} {_f(cy + d)}'
+            f'M{_f(cx + d)} {_f(cy - d)}L{_f(cx - d)} {_f(cy + d)}" stroke="{C["refused"]}" stroke-width="5" '
+            f'stroke-linecap="round"/></g>'
+        )
+    return (
+        f'<circle class="movable-ring" cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(R + 1)}" fill="none" '
+        f'stroke="{C["movable"]}" stroke-width="3" stroke-opacity=".8" pointer-events="none"/>'
+    )
 
 
 def _stack_height(position, point, color: str) -> int:
@@ -565,7 +634,8 @@ def _hint_svg(position, v: View, turn: str, arrows=None, kind: str = "hint") -> 
         out.append(
             f'<line x1="{_f(sx)}" y1="{_f(sy)}" x2="{_f(dx)}" y2="{_f(dy)}" stroke="{col}" stroke-width="6" '
             f'stroke-linecap="round" stroke-opacity=".9" marker-end="url(#{marker})"/>'
-            f'<circle cx="{_f(sx)}" cy="{_f(sy)}" r="{_f(R - 2)}" fill="none" stroke="{col}" stroke-width="4"/>'
+            + _round(v.rotated, sx, f'<circle cx="{_f(sx)}" cy="{_f(sy)}" r="{_f(R - 2)}" fill="none" stroke="{col}" '
+                     f'stroke-width="4"/>')
         )
     out.append("</g>")
     return "".join(out)
@@ -590,7 +660,7 @@ def _dice_svg(v: View, turn: str) -> str:
             used = value not in left
             if not used:
                 left.remove(value)
-            out.append(_die(v.uid, value, color, x0 + 3 * PW, MID_Y, used))
+            out.append(_round(v.rotated, x0 + 3 * PW, _die(v.uid, value, color, x0 + 3 * PW, MID_Y, used)))
     elif v.dice:
         d1, d2 = v.dice[0], v.dice[1]
         faces = [d1, d1, d1, d1] if d1 == d2 else [d1, d2]
@@ -606,12 +676,19 @@ def _dice_svg(v: View, turn: str) -> str:
         gap = 54
         start = x0 + 3 * PW - gap * (len(faces) - 1) / 2
         for i, f in enumerate(faces):
-            out.append(_die(v.uid, f, turn, start + i * gap, MID_Y, used[i]))
+            out.append(_round(v.rotated, start + i * gap, _die(v.uid, f, turn, start + i * gap, MID_Y, used[i])))
+        if v.dice_note:
+            nx = (LEFT_X if turn == bottom else RIGHT_X) + 3 * PW
+            out.append(
+                f'<text class="dice-note" x="{_f(nx)}" y="{_f(MID_Y + 7)}"{_upright(v.rotated, nx, MID_Y)} '
+                f'text-anchor="middle" font-size="20" '
+                f'font-weight="600" fill="{C["wood_text"]}" font-family="system-ui,sans-serif">{v.dice_note}</text>'
+            )
     out.append("</g>")
     return "".join(out)
 
 
-def _animated(piece: str, anim: tuple, bottom: str, cx: float, cy: float, color: str) -> str:
+def _animated(piece: str, anim: tuple, bottom: str, cx: float, cy: float, color: str, glide_s: float = GLIDE_S) -> str:
     """Wrap a checker so it glides in from the move's source (SMIL, no script)."""
     src = anim[0]
     sx, sy = checker_center(bottom, src, 0 if src in ("bar", "off") else 4, color)
@@ -620,7 +697,7 @@ def _animated(piece: str, anim: tuple, bottom: str, cx: float, cy: float, color:
     dx, dy = sx - cx, sy - cy
     return (
         f'<g class="moving"><animateTransform attributeName="transform" type="translate" '
-        f'from="{_f(dx)} {_f(dy)}" to="0 0" dur="0.32s" fill="freeze" calcMode="spline" '
+        f'from="{_f(dx)} {_f(dy)}" to="0 0" dur="{glide_s:.2f}s" fill="freeze" calcMode="spline" '
         f'keySplines=".3 0 .2 1" keyTimes="0;1"/>{piece}</g>'
     )
 

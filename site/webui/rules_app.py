@@ -93,14 +93,10 @@ class LiveBoard:
 
     async def _show_auto(self, ctl, auto):
         pos, dice, frames = auto
-        self.say(ctl.take_announcements())
+        self.status.textContent = ctl.held["text"] if ctl.held else ctl.status_line()
         await self.view.animate(frames, pos, dice, pos.turn, still=lambda: ctl is self.ctl)
         if ctl is self.ctl:
             self.update()
-
-    def say(self, said):
-        if said:
-            self.status.textContent = " ".join(said[-2:])
 
     def update(self):
         ctl = self.ctl
@@ -111,7 +107,10 @@ class LiveBoard:
         by_id("undo").disabled = busy or not (ctl.human_to_move and ctl.builder and ctl.builder.steps)
         by_id("done").disabled = busy or not ctl.can_done
         by_id("new-game").disabled = False
-        self.say(ctl.take_announcements())
+        ctl.take_announcements()
+        line = ctl.status_line()
+        if str(self.status.textContent) != line:
+            self.status.textContent = line
 
 
 fill_embedded()
