@@ -744,3 +744,89 @@ def test_phone_portrait_board_targets_and_finger_drag(browser, base_url, wait_re
         shoot(page, "phone-portrait-390-moved")
     finally:
         ctx.close()
+
+
+# counts AudioContexts made and oscillator notes started, by wave type
+AUDIO_SPY = """(() => {
+  window.__audio = { contexts: 0, starts: [] };
+  const Real = window.AudioContext;
+  if (!Real) return;
+  window.AudioContext = class extends Real { constructor(...a) { super(...a); window.__audio.contexts++; } };
+  const start = OscillatorNode.prototype.start;
+  OscillatorNode.prototype.start = function (...a) { window.__audio.starts.push(this.type); return start.apply(this, a); };
+})();"""
+
+
+def test_sounds_are_off_by_default_and_play_for_moves_and_rolls_once_on(page, wait_ready, page_log):
+    from webui.sounds import SOUNDS
+    page.add_init_script(AUDIO_SPY)
+    page.emulate_media(reduced_motion="reduce")
+    seed = _opening_move_seed()
+    page.goto(f"index.html?mode=local&seed={seed}")
+    wait_ready(page)
+    assert wait_settled(page) == "move"
+    hi = max(int(x) for x in board_attrs(page)["dice"].split(","))
+    audio = lambda: page.evaluate("() => window.__audio")  # noqa: E731
+    # off by default: a move makes no sound and no AudioContext
+    assert not page.get_by_test_id("opt-sounds").is_checked()
+    point(page, 13).click()
+    point(page, 13 - hi).click()
+    page.wait_for_timeout(400)
+    assert audio() == {"contexts": 0, "starts": []}
+    page.get_by_role("button", name="Undo", exact=True).click()
+    # on: a checker set down clicks, and the option is kept
+    page.get_by_test_id("opt-sounds").check()
+    assert json.loads(page.evaluate("() => localStorage.getItem('bg.settings')"))["sounds"] is True
+    point(page, 13).click()
+    point(page, 13 - hi).click()
+    page.wait_for_function("() => window.__audio.starts.length >= 1", timeout=10_000)
+    assert audio() == {"contexts": 1, "starts": [n[0] for n in SOUNDS["move"]]}
+    assert page.evaluate("() => document.body.dataset.sounds") == "1"
+    # finish the turn, and Black's roll rattles
+    page.get_by_test_id("undo-all").click()
+    from test_game_play import play_turn_ui
+    play_turn_ui(page)
+    before = len(audio()["starts"])
+    page.get_by_role("button", name="Roll").click()
+    roll = [n[0] for n in SOUNDS["roll"]]
+    page.wait_for_function(f"() => window.__audio.starts.length >= {before + len(roll)}", timeout=10_000)
+    assert audio()["starts"][before:before + len(roll)] == roll and audio()["contexts"] == 1
+    assert not page_log.problems()
+
+
+def test_after_a_roll_the_focus_is_on_a_movable_checker_and_m_jumps_between_them(page, wait_ready, page_log):
+    """Accessibility: a roll puts the focus on the farthest-back checker that
+    can move (its label says so, for a screen reader); M jumps to the next
+    one, Shift+M back, in the engine's set of movable checkers."""
+    page.emulate_media(reduced_motion="reduce")
+    seed = _opening_move_seed()
+    page.goto(f"index.html?mode=local&seed={seed}")
+    wait_ready(page)
+    from test_game_play import play_turn_ui
+    assert wait_settled(page) == "move"
+    play_turn_ui(page)        # White's opening play, then Done: Black to roll
+    assert wait_settled(page) == "roll"
+    page.get_by_role("button", name="Roll").click()
+    assert wait_settled(page) == "move"
+    a = board_attrs(page)
+    turn = a["turn"]
+    d1, d2 = (int(x) for x in a["dice"].split(","))
+    ref = TurnBuilder(Position.from_id(a["positionId"], turn=turn), (d1, d2))
+    movable = sorted((to_absolute(turn, s) if s != 25 else "bar" for s in ref.sources()),
+                     key=lambda p: -(25 if p == "bar" else (p if turn == "white" else 25 - p)))
+    focused = lambda: page.evaluate("() => document.activeElement.dataset.point")  # noqa: E731
+    assert focused() == str(movable[0])
+    assert page.evaluate("() => document.activeElement.getAttribute('aria-label')").endswith(", can move")
+    seen = [focused()]
+    for _ in range(len(movable) - 1):
+        page.keyboard.press("m")
+        seen.append(focused())
+    assert seen == [str(p) for p in movable]
+    assert page.locator(f'{BOARD} .focus-ring').count() == 1      # the keys show where the focus is
+    page.keyboard.press("m")
+    assert focused() == str(movable[0])                            # round again
+    page.keyboard.press("Shift+M")
+    assert focused() == str(movable[-1])
+    page.keyboard.press("Enter")                                   # and it picks up from there
+    assert page.locator(f'{BOARD} [data-picked="true"]').get_attribute("data-point") == str(movable[-1])
+    assert not page_log.problems()

@@ -252,6 +252,23 @@ from engine import Game, Position  # noqa: E402
 from webui.board_numbers import board_notation  # noqa: E402
 
 
+def test_movable_order_is_the_engines_sources_farthest_back_first():
+    for color in ("white", "black"):
+        c = Controller()
+        c.new_game(Settings("local", seed=21))
+        while c.phase != "move" or c.turn != color:
+            if c.phase == "roll":
+                c.roll()
+            elif c.phase == "move":
+                c.click(c.movable_order()[0])
+                c.click(sorted(c.legal, key=str)[0])
+                c.done() if c.can_done else None
+        order = c.movable_order()
+        assert set(order) == c.sources() and order
+        own = [25 if p == "bar" else (p if color == "white" else 25 - p) for p in order]
+        assert own == sorted(own, reverse=True)
+
+
 def test_board_notation_uses_the_numbers_printed_on_the_board():
     """Black's gnubg notation (own numbering) is shown in the board's numbers
     (White's, the ``data-point`` ones): every step's source and destination."""
@@ -524,9 +541,12 @@ def test_the_result_explains_its_points_and_gives_game_stats():
 def test_play_options_read_from_storage_with_defaults_for_odd_values():
     from webui.play_options import read_options, speed_factor
 
-    assert read_options(None) == {"autoRoll": False, "autoDone": False, "quick": False, "theme": "auto", "speed": "auto"}
-    got = read_options({"autoRoll": True, "autoDone": "yes", "quick": 1, "theme": "dark", "speed": "warp", "name": "Zoe"})
-    assert got == {"autoRoll": True, "autoDone": False, "quick": False, "theme": "dark", "speed": "auto"}
+    assert read_options(None) == {"autoRoll": False, "autoDone": False, "quick": False, "sounds": False,
+                                  "theme": "auto", "speed": "auto"}
+    got = read_options({"autoRoll": True, "autoDone": "yes", "quick": 1, "sounds": True, "theme": "dark",
+                        "speed": "warp", "name": "Zoe"})
+    assert got == {"autoRoll": True, "autoDone": False, "quick": False, "sounds": True, "theme": "dark",
+                   "speed": "auto"}
     assert speed_factor({"speed": "auto"}, reduced_motion=True) == 0  # prefers-reduced-motion honoured
     assert speed_factor({"speed": "auto"}, reduced_motion=False) == 1
     assert speed_factor({"speed": "slow"}, reduced_motion=True) > 1  # an explicit choice wins

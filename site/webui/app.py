@@ -38,12 +38,14 @@ from webui.dom import by_id, later, missing, on, query_params, reduced_motion, s
 from webui.modes import KIND_TEXT, cap  # noqa: E402
 from webui.page_storage import PageStorage  # noqa: E402
 from webui.play_options import read_options, speed_factor  # noqa: E402
+from webui.sounds import Cues, Sounds  # noqa: E402
 
 IMPORTED_MS = float(js.performance.now())
 AI_PAUSE_S = 0.35   # the computer's beat before rolling and before moving
 HOLD_S = 1.2        # every roll stays on the board at least this long (or until the player goes on)
 AUTO_ROLL_S = 0.6   # the beat before an automatic roll (the last play stays readable)
-OPTION_BOXES = (("opt-auto-roll", "autoRoll"), ("opt-auto-done", "autoDone"), ("opt-quick", "quick"))
+OPTION_BOXES = (("opt-auto-roll", "autoRoll"), ("opt-auto-done", "autoDone"), ("opt-quick", "quick"),
+                ("opt-sounds", "sounds"))
 OPTION_CHOICES = (("opt-theme", "theme"), ("opt-speed", "speed"))
 PORTRAIT_QUERY = "(orientation: portrait) and (max-width: 600px)"
 
@@ -133,6 +135,8 @@ class GamePage:
         self.review = ReviewPanel(self)  # the post-game review
         self.held_for = None          # the held roll whose HOLD_S is running
         self.options = read_options({})
+        self.sounds = Sounds(window, missing=missing)  # off until the play options turn them on
+        self.cues = Cues()
         self.auto_rolling = False     # an automatic roll is on its way
 
     @property
@@ -245,6 +249,7 @@ class GamePage:
         else:
             root.dataset.theme = self.options["theme"]
         self.view.set_speed(speed_factor(self.options, reduced_motion()))
+        self.sounds.set_enabled(self.options["sounds"])
 
     def sync_form(self):
         by_id("newgame").classList.toggle("local", str(by_id("opt-mode").value) == "local")
@@ -336,6 +341,8 @@ class GamePage:
         self.view.draw(position, view)
         busy = self.view.animating or ctl.phase == "ai"
         live = ctl.viewing is None
+        if self.sounds.play_all(self.cues.after(ctl, position, view.dice, live)):
+            document.body.dataset.sounds = str(self.sounds.played)  # for the e2e test: sounds started so far
         self._enable("roll", live and ctl.phase == "roll" and not busy)
         self._enable("undo", live and ctl.human_to_move and bool(ctl.builder and ctl.builder.steps))
         self._enable("undo-all", live and ctl.human_to_move and bool(ctl.builder and ctl.builder.steps))
@@ -474,6 +481,8 @@ class GamePage:
         if self.may_roll():
             self.ctl.roll()
             self.acted()
+            if self.ctl.human_to_move:
+                self.input.focus_movable()  # focus (and a screen reader) on a checker that can move
 
     async def auto_roll(self, ctl):
         """The "roll for me" option: roll after a beat, if it is still time to."""

@@ -15,7 +15,7 @@ import js
 from pyscript import document
 
 from . import render
-from .dom import missing, on
+from .dom import js_object, missing, on
 
 SVG_NS = "http://www.w3.org/2000/svg"
 DRAG_SLOP_PX = 8
@@ -237,7 +237,9 @@ class BoardInput:
             if pt is not None:
                 self.view.keyboard = True
                 ctl.focus = pt
-        if key in ("u", "U"):
+        if key in ("m", "M") and ctl.human_to_move and ctl.viewing is None:
+            self.focus_movable(-1 if key == "M" else 1)  # the next (Shift: the previous) checker that can move
+        elif key in ("u", "U"):
             page.undo()
         elif key in ("d", "D"):
             page.done()
@@ -262,6 +264,31 @@ class BoardInput:
             if ctl.human_to_move and ctl.viewing is None and not self.view.animating:
                 ctl.click(ctl.focus)
                 page.acted()
+
+    def focus_movable(self, step: int = 0) -> None:
+        """Put the focus on a checker that can move: the farthest back
+        (``step`` 0, after a roll), or the next (1) or previous (-1) one from
+        the focused point; a screen reader then reads that point."""
+        ctl = self.page.ctl
+        order = ctl.movable_order()
+        if not order:
+            return
+        current = ctl.focus
+        if current not in order:  # focused without a ring (after a roll by click): the element has the focus
+            active = document.activeElement
+            if not missing(active) and self.el.contains(active) and not missing(active.dataset.point):
+                current = str(active.dataset.point)
+                current = current if current == "bar" else int(current)
+        at = order.index(current) if current in order else -1
+        target = order[0] if step == 0 or at < 0 else order[(at + step) % len(order)]
+        if step:
+            self.view.keyboard = True  # a key asked for it: show the ring
+        ctl.focus = target if self.view.keyboard else None
+        self.page.redraw()
+        el = self.el.querySelector(f'[data-point="{target}"]')
+        if not missing(el):
+            self.pressed_ms = -1e9 if self.view.keyboard else float(js.performance.now())
+            el.focus(js_object({"preventScroll": True}))
 
     #: on a board drawn a quarter turn clockwise, the arrow that means each unrotated direction
     ROTATED_KEYS = {"ArrowDown": "ArrowRight", "ArrowUp": "ArrowLeft", "ArrowRight": "ArrowUp", "ArrowLeft": "ArrowDown"}

@@ -309,6 +309,11 @@ class Controller:
             return set()
         return {to_absolute(self.turn, s) for s in self.builder.sources()}
 
+    def movable_order(self) -> list:
+        """The checkers that can move now (absolute points or "bar"), the
+        farthest from home first: the order keyboard play jumps through."""
+        return sorted(self.sources(), key=lambda p: -from_absolute(self.turn, p))
+
     def click(self, point) -> str:
         """A click/tap/Enter on a point. Returns what happened:
         "pick", "drop" (put down), "move", "none"."""

@@ -6,13 +6,14 @@ settings (``bg.settings``), where a missing or odd value is its default.
 - ``quick``: a click moves a checker by the higher die (a second click moves
   it on, a right-click uses the lower die) instead of picking it up;
 - ``theme``: "auto" (follow the device's light or dark mode), "light", "dark";
+- ``sounds``: short generated sounds for the roll, a move and a hit (off by default);
 - ``speed``: how fast checkers glide: "slow", "normal", "fast", "off"; "auto"
   is "off" where the device asks for reduced motion, else "normal".
 
 Runs on CPython and MicroPython alike.
 """
 
-DEFAULTS = {"autoRoll": False, "autoDone": False, "quick": False, "theme": "auto", "speed": "auto"}
+DEFAULTS = {"autoRoll": False, "autoDone": False, "quick": False, "sounds": False, "theme": "auto", "speed": "auto"}
 CHOICES = {"theme": ("auto", "light", "dark"), "speed": ("auto", "slow", "normal", "fast", "off")}
 #: animation time per checker step, as a factor of the normal one (0: no animation)
 SPEED_FACTOR = {"slow": 1.7, "normal": 1.0, "fast": 0.45, "off": 0.0}

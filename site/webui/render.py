@@ -433,6 +433,8 @@ def render_board(position, view=None) -> str:
             label += ", legal destination"
         if v.picked == p:
             label += ", checker picked up"
+        elif p in v.movable:
+            label += ", can move"
         g = [f'<g class="point" data-point="{p}" aria-label="{label}"']
         # a labelled element needs a role: a button to play on, a picture in a diagram
         g.append(f' role="button" tabindex="{0 if p == tab else -1}"' if v.interactive else ' role="img"')
@@ -486,7 +488,8 @@ def render_board(position, view=None) -> str:
 
     # bar
     wb, bb = position.bar(WHITE), position.bar(BLACK)
-    g = [f'<g class="bar" data-point="bar" aria-label="bar, {_plural(wb, WHITE)}, {_plural(bb, BLACK)}"']
+    can = ", can move" if "bar" in v.movable and v.picked != "bar" else ""
+    g = [f'<g class="bar" data-point="bar" aria-label="bar, {_plural(wb, WHITE)}, {_plural(bb, BLACK)}{can}"']
     g.append(f' role="button" tabindex="{0 if tab == "bar" else -1}"' if v.interactive else ' role="img"')
     if "bar" in legal:
         g.append(' data-legal="true"')
