@@ -368,7 +368,10 @@ class GamePage:
         self.review.sync()
         document.body.classList.toggle("viewing", not live)
         by_id("live").hidden = live
-        by_id("viewing").hidden = live
+        banner = by_id("viewing")
+        if live and not banner.hidden and banner.contains(document.activeElement):
+            document.activeElement.blur()  # a hidden button keeps no focus: the arrow keys step the history again
+        banner.hidden = live
         if not live:
             by_id("viewing-text").textContent = ctl.viewing_text()
             self._enable("history-prev", ctl.viewing > 0)
