@@ -7,7 +7,8 @@ see e2e/nostr_relay.py), then playing over WebRTC as in test_friend_game.py.
   every play; the time from opening the invite to "connected" is printed;
 - a third context opening the same link is told the room is full, and the game
   goes on unchanged; the friend's reload, and the first invite link opened again
-  after a closed tab, reconnect through the relay alone;
+  after a closed tab, reconnect through the relay alone; so does a reload whose
+  first attempt to reconnect goes nowhere (a new offer replaces it);
 - the relay down: both pages say why and the invite/reply links work;
 - several relays at once (one down, one behind a meddling proxy, one plain);
   a relay that changes, replays and duplicates messages (a proxy) connects the
@@ -199,6 +200,47 @@ def test_the_friend_joins_from_the_invite_alone_and_they_play(people, relay, wai
     assert rh == rg and rh["winner"] in ("white", "black")
     relay_errors = [e for e in log.errors if "third" not in e]
     assert not relay_errors, relay_errors
+
+
+DROP_ANSWERS = """n => { window.__dropped = 0; window.__toDrop = n;
+    const apply = RTCPeerConnection.prototype.setRemoteDescription;
+    RTCPeerConnection.prototype.setRemoteDescription = function (d) {
+      if (d && d.type === 'answer' && window.__toDrop > 0) {
+        window.__toDrop -= 1; window.__dropped += 1; return Promise.resolve(); }
+      return apply.apply(this, arguments); }; }"""
+
+
+def test_a_reconnect_attempt_that_brings_no_connection_is_made_again(people, relay, wait_ready):
+    """The friend reloads and the first attempt to reconnect goes nowhere (the host's browser
+    swallows the answer: both pages wait on an attempt that cannot connect). The page that
+    answered makes a new offer through the relays, the host takes it in place of the stuck
+    attempt, and the game goes on: no reply link, no dead end."""
+    make, log = people
+    host, hctx = host_page(make, wait_ready, relay)
+    gctx = make("guest", "Bob")
+    guest, _ = join(gctx, invite_of(host), wait_ready, host)
+    wait_panel(host, "connected")
+    wait_name(host, "Bob", log)
+    play_to_end(host, guest, stop_after=2)
+    mid = wait_agree(host, guest)
+    host.evaluate(DROP_ANSWERS, 1)
+    guest.reload()
+    wait_ready(guest)
+    t0 = time.monotonic()
+    wait_connected(guest, host)
+    wait_connected(host, guest)
+    took = time.monotonic() - t0
+    print(f"\nreload, the first attempt swallowed -> reconnected by a new offer: {took:.2f} s")
+    assert host.evaluate("window.__dropped") == 1
+    hs, gs = hook_state(host), hook_state(guest)
+    retried = [e for _, e in hs["trace"] + gs["trace"] if e.startswith("retry ")]
+    assert retried, (hs["trace"], gs["trace"])
+    again = wait_agree(host, guest)
+    assert (again["positionId"], again["turn"]) == (mid["positionId"], mid["turn"])
+    assert_paired(host, guest)
+    assert guest.query_selector('[data-testid="reply-link"]') is None
+    play_to_end(host, guest, stop_after=2)
+    assert not log.errors, log.errors
 
 
 def test_relay_down_falls_back_to_the_links(people, wait_ready):

@@ -82,6 +82,22 @@ def test_when_both_pages_offer_at_once_whites_offer_wins():
         assert rm.take_offer("black", busy, HOST, None) is False
 
 
+def test_an_offer_is_answered_once_and_a_new_offer_from_the_peer_replaces_a_stuck_attempt():
+    # a copy of an offer already answered (the same offer sent again, or a relay's replay): never again
+    for me in ("white", "black"):
+        for state in ("inviting", "answering", "lost", "starting", "connected", "connecting"):
+            assert rm.take_offer(me, state, GUEST, None, GUEST, fresh=False) is False
+    # connected or connecting: a new offer from the page we connect with means it gave up on the
+    # attempt (or its side of the channel is gone) and started again; from any other page: refused
+    for state in ("connected", "connecting"):
+        assert rm.take_offer("white", state, GUEST, GUEST, GUEST) is True
+        assert rm.take_offer("black", state, HOST, None, HOST) is True
+        assert rm.take_offer("white", state, THIRD, GUEST, GUEST) is False
+        assert rm.take_offer("white", state, THIRD, None, None) is False
+    for state in ("full", "stopped", "moved", "bad-link"):
+        assert rm.take_offer("black", state, HOST, None, HOST) is False
+
+
 # ------------------------------------------------------------------ parameters
 def test_relay_parameter_replaces_the_defaults():
     assert fpar.relay_urls(None) == fpar.DEFAULT_RELAYS

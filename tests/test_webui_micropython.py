@@ -670,7 +670,8 @@ for state in ("inviting", "starting", "lost", "connected", "connecting", "answer
         for ready, on, saved in ((True, False, False), (False, False, False), (True, True, False), (True, True, True)):
             print("hello", state, sender, peer, ready, on, saved, rm.on_hello(state, sender, peer, ready, on, saved))
     for me in ("white", "black"):
-        print("offer", state, me, rm.take_offer(me, state, GUEST, GUEST), rm.take_offer(me, state, GUEST, None))
+        print("offer", state, me, rm.take_offer(me, state, GUEST, GUEST), rm.take_offer(me, state, GUEST, None),
+              rm.take_offer(me, state, GUEST, None, GUEST), rm.take_offer(me, state, GUEST, None, GUEST, False))
 print("relays", fpar.relay_urls(None), fpar.relay_urls("none"), fpar.relay_urls("ws://127.0.0.1:7000/,wss://a.b ,x"))
 print("origins", [fpar.origin(u) for u in fpar.DEFAULT_RELAYS + ["wss://r.example/path/x"]])
 print("turn", strict_json.dumps(fpar.turn_server("turn:t.example:3478,ann,pw")))

@@ -41,6 +41,7 @@ from .friend_relay import RelayMeeting
 CHANNEL = "bg-friend"
 GATHER_CAP_S = 4.0
 CONNECT_TIMEOUT_S = 25.0
+RETRY_AFTER_S = 12.0      # reconnecting through the relays: an answered offer and no connection by then: a new offer
 ANSWER_HINT_S = 120.0
 STALE_S = 6 * 3600
 ANSWER_WAIT_S = 8.0       # an answer sent through the relays and no connection by then: the reply link
@@ -298,7 +299,7 @@ class FriendLink:
             self.meet.send(rm.make("answer", self.tab, s.me, s.room, relay_to, code=self.code, bind=_hex(sig.fingerprint)))
             self.ui.changed()
             await asyncio.sleep(ANSWER_WAIT_S)
-            if gen != self.gen or self.state != "connecting":
+            if gen != self.gen or self.state != "connecting" or self.meet.retry():
                 return
             self.meet.relay_note = (f"The relays brought no connection within {int(ANSWER_WAIT_S)} s, so connect "
                                "the manual way: send your friend this reply link.")
@@ -347,10 +348,13 @@ class FriendLink:
 
     async def _watch_connect(self, gen):
         t0 = now_s()
-        while now_s() - t0 < CONNECT_TIMEOUT_S:
+        limit = RETRY_AFTER_S if self.meet.can_retry() else CONNECT_TIMEOUT_S
+        while now_s() - t0 < limit:
             await asyncio.sleep(0.25)
             if gen != self.gen or self.state != "connecting":
                 return
+        if self.meet.retry():
+            return
         self.state = "failed"
         self.problem = f"Could not connect to your friend: the devices could not reach each other. {ADVICE}"
         self.ui.changed()
@@ -384,6 +388,7 @@ class FriendLink:
             self.connected_ms = self.elapsed_ms()
         self.note = ""
         self.problem = ""
+        self.meet.retries = 0
         self.session.connect(self.send)
         if self.bc is not None and self._ack_id:
             self.bc.postMessage(_js({"type": "connected", "id": self._ack_id}))

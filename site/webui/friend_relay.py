@@ -33,7 +33,9 @@ from . import sdp
 MODULE = "friend-relay.mjs"
 RELAY_WAIT_S = 5.0        # no relay open by then: the links the manual way
 OFFER_WAIT_S = 6.0        # the friend's page sent no offer by then: the links the manual way
-FULL_RETRIES = 8          # a page with the game, refused: tries again (the other page may not yet know the old channel is gone)
+FULL_RETRIES = 15         # a page with the game, refused: tries again every 2 s (the other page may not yet know
+                          # the old channel is gone: a browser notices a vanished peer within about 30 s)
+RETRIES = 3               # reconnecting through the relays and an attempt brought no connection: a new offer, this often
 
 
 class Relays:
@@ -102,6 +104,8 @@ class RelayMeeting:
         self.link_sig = None           # guest: the offer in the invite link, for the manual way
         self.has_saved = False         # this page had the game saved (a refused hello is tried again)
         self.full_tries = 0
+        self.retries = 0               # new offers made because an attempt to reconnect brought no connection
+        self.answered = set()          # (page, nonce) of every offer answered: never answered twice
         self.relay_ignored = 0         # relay messages that opened but were not for this page
 
     def close(self):
@@ -236,14 +240,16 @@ class RelayMeeting:
             elif what == "wait":
                 self.waiting = sender
         elif kind == "offer":
-            if not rm.take_offer(s.me, self.link.state, sender, self.offered_to):
-                return
             try:
                 sig = sdp.decode(msg["code"])
             except sdp.SignalError:
                 return
             if sig.kind != "offer" or sig.room != s.room or sig.role == s.me:
                 return
+            fresh = (sender, sig.nonce) not in self.answered
+            if not rm.take_offer(s.me, self.link.state, sender, self.offered_to, self.peer_tab, fresh):
+                return
+            self.answered.add((sender, sig.nonce))
             self.peer_tab = sender
             self.relay_note = ""
             self.link.state = "connecting"
@@ -266,6 +272,23 @@ class RelayMeeting:
             self.link.ui.ctl.say("The room is full: this game is already on between two other players.")
             self.link.ui.changed()
             self.link.ui.page.update()
+
+    def can_retry(self) -> bool:
+        """Whether an attempt that brings no connection is made again through the relays."""
+        return (self.relay_state == "open" and self._knows_game() and self.peer_tab is not None
+                and self.retries < RETRIES and not self.link.moved)
+
+    def retry(self) -> bool:
+        """Reconnecting, and this attempt brought no connection (or only half of one: one
+        side's channel open, the other's gone): make a new offer and send it to the
+        same page, which takes it in place of the attempt (``rm.take_offer``)."""
+        if not self.can_retry():
+            return False
+        self.retries += 1
+        self.waiting = self.peer_tab
+        self.link.trace_event(f"retry {self.retries} through the relays")
+        self.link.later(self.link.invite(reconnect=True))
+        return True
 
     async def _hello_later(self, delay: float):
         await asyncio.sleep(delay)

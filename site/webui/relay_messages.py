@@ -16,7 +16,8 @@ every page load), ``to`` (the addressee's id, ``""`` for ``hello``), ``as``
 room and id, from the other colour. An answer counts only when it answers the
 sender's current offer (its nonce, and ``bind`` equal to that offer's
 fingerprint); a replayed offer addresses a page id that no longer exists or an
-offer already answered; so a relay that replays, drops or forges messages
+offer already answered (a page remembers the offers it answered, by sender
+and nonce, and never answers one twice); so a relay that replays, drops or forges messages
 cannot connect anyone else, and the fingerprints (sealed, so a relay cannot
 change them) make DTLS refuse any other peer.
 
@@ -105,12 +106,23 @@ def on_hello(state: str, sender: str, peer: str, offer_ready: bool, game_on: boo
     return "ignore"
 
 
-def take_offer(me: str, state: str, sender: str, offered_to: str) -> bool:
-    """Whether to answer an offer from page ``sender``. Both pages may offer at
-    once (both reconnecting): White's offer wins, so White ignores an offer
-    from the page it has itself sent an offer to, and Black answers."""
-    if state in ("connected", "connecting", "full", "stopped", "moved", "bad-link"):
+def take_offer(me: str, state: str, sender: str, offered_to: str, peer: str = None, fresh: bool = True) -> bool:
+    """Whether to answer an offer from page ``sender``.
+
+    - An offer this page has already answered (``fresh`` false) is a copy or a
+      relay's replay: never answered twice.
+    - Connected or connecting with page ``peer``: only a new offer from ``peer``
+      itself is taken. That page gave up on the attempt (no connection came,
+      or its side of the channel is gone while this side still looks open) and
+      started again: its new offer replaces the attempt.
+    - Both pages may offer at once (both reconnecting): White's offer wins, so
+      White ignores an offer from the page it has itself sent an offer to, and
+      Black answers.
+    """
+    if not fresh or state in ("full", "stopped", "moved", "bad-link"):
         return False
+    if state in ("connected", "connecting"):
+        return peer is not None and sender == peer
     if me == "white" and offered_to == sender and state == "inviting":
         return False
     return True
