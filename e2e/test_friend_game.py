@@ -218,6 +218,19 @@ def play_to_end(host, guest, max_turns=400, *, stop_after=None, clicks=0) -> int
     raise AssertionError("the game did not end")
 
 
+def play_until_black_moves(host, guest, tries=60) -> None:
+    """Play on until the friend (Black) is to move with the dice on the table."""
+    for _ in range(tries):
+        a = wait_agree(host, guest)
+        if a["turn"] == "black" and attrs(guest)["phase"] == "move":
+            return
+        if a["turn"] == "black" and attrs(guest)["phase"] == "roll":
+            guest.click("#roll")
+            continue
+        take_turn(host, guest)
+    pytest.fail("black never had a move to make with these seeded dice")
+
+
 def wait_name(page, name: str, log=None) -> None:
     """Wait (up to 15 s) until the friend's name shown starts with ``name``;
     if it never does, fail with what the friend panel and status said."""
@@ -307,17 +320,7 @@ def _notice(page) -> str:
 def test_tampering_is_refused_and_reported(players, wait_ready, shoot):
     # the host's browser shows the friend's plays animated (no reduced motion)
     host, guest, hctx, gctx, log = start_pair(players, wait_ready, host_motion="no-preference")
-    # play until the friend (black) is to move with the dice on the table
-    for _ in range(60):
-        a = wait_agree(host, guest)
-        if a["turn"] == "black" and attrs(guest)["phase"] == "move":
-            break
-        if a["turn"] == "black" and attrs(guest)["phase"] == "roll":
-            guest.click("#roll")
-            continue
-        take_turn(host, guest)
-    else:
-        pytest.fail("black never had a move to make with these seeded dice")
+    play_until_black_moves(host, guest)
     before = attrs(host)
     st = hook_state(host)
     d1, d2 = st["dice"]

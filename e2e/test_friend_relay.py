@@ -30,8 +30,8 @@ import pytest
 
 import nostr_relay
 import serve
-from test_friend_game import (CONNECT_MS, Log, _forge, attrs, connect, hook_state, play_to_end, wait_agree,
-                              wait_name, wait_panel)
+from test_friend_game import (CONNECT_MS, Log, _forge, attrs, connect, hook_state, play_to_end,
+                              play_until_black_moves, wait_agree, wait_name, wait_panel)
 
 from engine import Position  # noqa: E402
 
@@ -291,16 +291,7 @@ def test_a_meddling_relay_connects_the_right_pages_only(people, relay, wait_read
             status = hook_state(p)["relays"]
             assert len(status["open"]) == 2 and [u.rstrip("/") for u in status["failed"]] == [dead], status
         # a forged play over the channel is refused as today
-        for _ in range(40):
-            a = wait_agree(host, guest)
-            if a["turn"] == "black" and attrs(guest)["phase"] == "move":
-                break
-            if a["turn"] == "black" and attrs(guest)["phase"] == "roll":
-                guest.click("#roll")
-                continue
-            play_to_end(host, guest, stop_after=1)
-        else:
-            pytest.fail("black never had a move to make")
+        play_until_black_moves(host, guest)
         before = attrs(host)
         st = hook_state(host)
         pos = Position.from_id(before["positionId"], turn="black")

@@ -28,7 +28,11 @@ never evaluates anything in a page while it loads. Polling with Playwright's
 ``wait_for_function`` (as before 2026-12-03) made Chromium compile Playwright's
 injected script on the page's main thread during every load (a 34 ms
 ``V8.ParseProgram`` in a trace of a warm load unthrottled, about 4x that on the
-phone profile), a cost no visitor pays.
+phone profile), a cost no visitor pays. Before the first cell, a throwaway
+context loads the bare MicroPython page (``warm_up``): the first load in a
+just-started browser paid for the browser's own start (in one run the
+unthrottled game cell read 1.35 s playable with its board at 0.82 s; the next
+run, with the warm-up, 0.84 s and 0.26 s).
 
 Pages: the game (``index.html``), and in the same run the bare PyScript pages
 on the same interpreters: ``bare-mpy.html`` (MicroPython) and ``bare.html``
@@ -264,18 +268,22 @@ class Problems:
             self.found.append(f"other origin: {url}")
 
 
+def _fresh_context(browser, base_url: str, profile: dict, problems: Problems):
+    """A fresh profile (empty caches, no service worker) with one page, watched: (context, watch)."""
+    context = browser.new_context(service_workers="allow", viewport={"width": 1280, "height": 900},
+                                  base_url=base_url)
+    problems.attach(context)
+    context.add_init_script(TIMING_SCRIPT)
+    return context, Watch(context, context.new_page(), profile)
+
+
 def measure_page(browser, base_url: str, url: str, profile: dict, problems: Problems, *,
                  board: bool) -> dict:
     """Cold and warm loads of ``url`` in a fresh context under ``profile``."""
-    context = browser.new_context(service_workers="allow", viewport={"width": 1280, "height": 900},
-                                  base_url=base_url)
+    context, watch = _fresh_context(browser, base_url, profile, problems)
     try:
-        problems.attach(context)
-        context.add_init_script(TIMING_SCRIPT)
-        page = context.new_page()
-        watch = Watch(context, page, profile)
         cold = _load(watch, url, board=board, ai=True)
-        version = _wait_precached(page)
+        version = _wait_precached(watch.page)
         warm = _load(watch, url, board=board, ai=True)
         return {"cold": cold, "warm": warm, "version": version}
     finally:
@@ -285,16 +293,23 @@ def measure_page(browser, base_url: str, url: str, profile: dict, problems: Prob
 def measure_first_play(browser, base_url: str, profile: dict, seed: int, problems: Problems) -> dict:
     """The computer opens (it is White and wins the opening roll): from
     playable to its first play in the move history, cold."""
-    context = browser.new_context(service_workers="allow", viewport={"width": 1280, "height": 900},
-                                  base_url=base_url)
+    context, watch = _fresh_context(browser, base_url, profile, problems)
     try:
-        problems.attach(context)
-        context.add_init_script(TIMING_SCRIPT)
-        page = context.new_page()
-        watch = Watch(context, page, profile)
         url = f"{GAME}?mode=ai&level={FIRST_PLAY_LEVEL}&color=black&seed={seed}"
         t = _load(watch, url, board=True, ai=False, first_play=True)
         return {**t, "url": url, "after_ready": t["firstPlay"] - t["ready"]}
+    finally:
+        context.close()
+
+
+def warm_up(browser, base_url: str) -> None:
+    """Load the bare MicroPython page once in a throwaway context, so that the first
+    measured cell does not also pay for the browser's own first start (its renderer and
+    compiler threads, the server's first reads): a visitor's browser is already running.
+    Contexts share no cache, so every measured load stays a first visit."""
+    context = browser.new_context(base_url=base_url)
+    try:
+        context.new_page().goto(PAGES["bare MicroPython"], wait_until="load")
     finally:
         context.close()
 
@@ -326,6 +341,7 @@ def run(browser, site_dir: Path, runs: int = RUNS, profiles: list[str] | None = 
     problems = Problems()
     report: dict = {"runs": runs, "profiles": {}, "first_play": None, "version": None}
     try:
+        warm_up(browser, base_url)
         for name in profiles or list(PROFILES):
             cells = {}
             for label, url in PAGES.items():

@@ -426,6 +426,7 @@ for name in ["  Ann\u0000\n  Lee ", "<img src=x onerror=alert(1)>", "", None, "\
 print("controls", [cp for cp in range(0, 0x3000) if plain_text.is_control(chr(cp))])
 for text in [" a\u00a0 b\u3000", "\u2028", "", "x\ty", "\u200bx"]:
     print("spaces", strict_json.dumps([plain_text.words(text), plain_text.strip_spaces(text), plain_text.is_blank(text)]))
+print("escaped", plain_text.escape_html('<img src=x onerror="a&b">'), plain_text.escape_html(42))
 '''
 
 

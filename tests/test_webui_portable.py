@@ -62,6 +62,14 @@ def test_plain_text_matches_cpythons_unicode_whitespace(text):
     assert plain_text.is_blank(text) == (not text.strip())
 
 
+@given(st.text())
+def test_escaped_text_is_inert_html_that_reads_back_as_the_text(text):
+    import html
+
+    out = plain_text.escape_html(text)
+    assert not any(ch in out for ch in '<>"') and html.unescape(out) == text
+
+
 def test_control_characters_are_the_c_categories_of_assigned_code_points():
     for cp in range(0x110000):
         ch = chr(cp)

@@ -38,6 +38,7 @@ from webui.dom import by_id, later, missing, on, query_params, reduced_motion, s
 from webui.modes import KIND_TEXT, cap  # noqa: E402
 from webui.page_storage import PageStorage  # noqa: E402
 from webui.play_options import read_options, speed_factor  # noqa: E402
+from webui.plain_text import escape_html  # noqa: E402
 from webui.sounds import Cues, Sounds  # noqa: E402
 
 IMPORTED_MS = float(js.performance.now())
@@ -444,11 +445,8 @@ class GamePage:
             return
         rows = []
         for i, e in enumerate(self.store.leaderboard[:20]):
-            name = str(e["name"]).replace("&", "&amp;").replace("<", "&lt;")
-            rows.append(
-                f"<tr><td>{i + 1}</td><td>{name}</td><td>{e['date']}</td><td>{e['level']}</td>"
-                f"<td>{e['kind']}</td><td>{e['points']}</td></tr>"
-            )
+            cells = [i + 1] + [e[k] for k in ("name", "date", "level", "kind", "points")]
+            rows.append("<tr>" + "".join(f"<td>{escape_html(c)}</td>" for c in cells) + "</tr>")
         body.innerHTML = "".join(rows)
 
     # ------------------------------------------------------------ actions

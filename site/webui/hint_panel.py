@@ -14,10 +14,7 @@ import js
 
 from webui.advice import book_row, hint_rows
 from webui.dom import by_id, missing, on
-
-
-def _esc(text) -> str:
-    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;")
+from webui.plain_text import escape_html
 
 
 class HintPanel:
@@ -114,12 +111,12 @@ class HintPanel:
         items = []
         for i, r in enumerate(self.rows):
             items.append(
-                f'<li><button type="button" class="hint-row" data-rank="{i + 1}" data-notation="{_esc(r["notation"])}" '
-                f'aria-pressed="{"true" if i == 0 else "false"}" aria-label="{_esc(r["label"])}">'
-                f'<span class="hint-play">{_esc(r["play"])}</span>'
-                f'<span class="hint-eq">{_esc(r["equity"])}</span>'
-                f'<span class="hint-loss">{_esc(r["loss"])}</span>'
-                f'<span class="hint-chances">{_esc(r["chances"])}</span></button></li>'
+                f'<li><button type="button" class="hint-row" data-rank="{i + 1}" data-notation="{escape_html(r["notation"])}" '
+                f'aria-pressed="{"true" if i == 0 else "false"}" aria-label="{escape_html(r["label"])}">'
+                f'<span class="hint-play">{escape_html(r["play"])}</span>'
+                f'<span class="hint-eq">{escape_html(r["equity"])}</span>'
+                f'<span class="hint-loss">{escape_html(r["loss"])}</span>'
+                f'<span class="hint-chances">{escape_html(r["chances"])}</span></button></li>'
             )
         self.list.innerHTML = "".join(items)
         if self.rows:

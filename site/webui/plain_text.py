@@ -79,3 +79,12 @@ def strip_spaces(text: str) -> str:
 def is_blank(text: str) -> bool:
     """Nothing but whitespace (or nothing at all)."""
     return all(ch in WHITESPACE for ch in text)
+
+
+def escape_html(text) -> str:
+    """``text`` (anything, as ``str``) safe inside HTML text and double-quoted attributes.
+
+    >>> escape_html('<b title="x">&')
+    '&lt;b title=&quot;x&quot;&gt;&amp;'
+    """
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")

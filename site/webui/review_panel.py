@@ -13,11 +13,8 @@ on one device, both players'; in a friend game, this screen's player's.
 from engine import Position
 from webui.advice import Review, decisions, play_arrows, signed
 from webui.dom import by_id, later, missing, on
+from webui.plain_text import escape_html
 from webui.render import View, render_board
-
-
-def _esc(text) -> str:
-    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;")
 
 
 class ReviewPanel:
@@ -127,7 +124,7 @@ class ReviewPanel:
             f'data-verdict="{row["verdict"] or ("forced" if row["forced"] else "good")}" '
             f'data-loss="{row["loss"]:.4f}" aria-pressed="false">'
             f'<span class="review-move">{row["index"] + 1}. {who}</span> '
-            f'<span class="review-text">{_esc(row["text"])}</span>'
+            f'<span class="review-text">{escape_html(row["text"])}</span>'
             f'{" <strong class=review-mark>" + mark + "</strong>" if mark else ""}</button></li>'
         )
         by_id("review-list").insertAdjacentHTML("beforeend", li)
