@@ -138,6 +138,9 @@ def test_the_friend_joins_from_the_invite_alone_and_they_play(people, relay, wai
     host, hctx = host_page(make, wait_ready, relay)
     host.wait_for_function("document.getElementById('friend-panel').textContent.includes('starts as soon as')",
                            timeout=10_000)
+    host.wait_for_function("document.getElementById('status').textContent.includes('invite link is ready')",
+                           timeout=10_000)
+    assert "starts as soon as they open it" in host.inner_text("#status")
     shoot(host, "friend-relay-invite")
     invite = invite_of(host)
     gctx = make("guest", "Bob")
@@ -251,6 +254,8 @@ def test_relay_down_falls_back_to_the_links(people, wait_ready):
     note = host.inner_text('[data-testid="relay-note"]')
     assert "relays could not be reached" in note and "reply link" in note
     assert "2. They open it and send you back a reply link" in host.inner_text("#friend-panel")
+    host.wait_for_function("document.getElementById('status').textContent.includes('reply link they send back')",
+                           timeout=10_000)
     gctx = make("guest", "Bob")
     gctx.add_init_script("window.__relayNote = ''; new MutationObserver(() => { const n = document.querySelector("
                          "'[data-testid=\"relay-note\"]'); if (n) window.__relayNote = n.textContent; })"

@@ -165,8 +165,23 @@ class FriendUI:
 
     # ------------------------------------------------------------ the connection's calls
     def changed(self):
-        """The connection's state changed: redraw the panel."""
+        """The connection's state changed: redraw the panel (and the status line while
+        the first invite waits for the friend)."""
+        self._invite_status()
         self.panel.render()
+
+    def _invite_status(self):
+        """Once the invite link is made, the status line stops saying it is being made."""
+        ctl, conn = self.ctl, self.conn
+        if ctl is None or ctl.session.peer_name is not None or conn.state != "inviting" or not conn.link:
+            return
+        if conn.meet.relay_state in ("open", "opening"):
+            text = "Your invite link is ready: send it to your friend. The game starts as soon as they open it."
+        else:
+            text = "Your invite link is ready: send it to your friend, then open the reply link they send back."
+        if ctl.message != text:
+            ctl.say(text)
+            self.page.update()
 
     def render_panel(self, force: bool = False):
         self.panel.render(force)
