@@ -51,7 +51,7 @@ another origin.
 Run it (a few minutes; ``BG_TIMING_RUNS`` = loads per cell, median, default 1)::
 
     .venv/bin/python -m pytest e2e/test_timing.py -s -q
-    .venv/bin/python e2e/test_timing.py [--runs N] [--profiles none,4G] [--dist dist]
+    .venv/bin/python e2e/test_timing.py [--runs N] [--profiles none,4G] [--dist dist] [--new-tab]
 """
 
 from __future__ import annotations
@@ -278,12 +278,18 @@ def _fresh_context(browser, base_url: str, profile: dict, problems: Problems):
 
 
 def measure_page(browser, base_url: str, url: str, profile: dict, problems: Problems, *,
-                 board: bool) -> dict:
-    """Cold and warm loads of ``url`` in a fresh context under ``profile``."""
+                 board: bool, new_tab: bool = False) -> dict:
+    """Cold and warm loads of ``url`` in a fresh context under ``profile``; warm in
+    the same tab (the default: a reload), or with ``new_tab`` in a new tab of the
+    context (a returning visitor opening the site again: a new renderer process,
+    so nothing of the first visit is left in memory, only the caches)."""
     context, watch = _fresh_context(browser, base_url, profile, problems)
     try:
         cold = _load(watch, url, board=board, ai=True)
         version = _wait_precached(watch.page)
+        if new_tab:
+            watch.page.close()
+            watch = Watch(context, context.new_page(), profile)
         warm = _load(watch, url, board=board, ai=True)
         return {"cold": cold, "warm": warm, "version": version}
     finally:
@@ -334,18 +340,20 @@ def _median(samples: list[dict], key: str) -> float | None:
     return statistics.median(values) if values else None
 
 
-def run(browser, site_dir: Path, runs: int = RUNS, profiles: list[str] | None = None) -> dict:
+def run(browser, site_dir: Path, runs: int = RUNS, profiles: list[str] | None = None,
+        new_tab: bool = False) -> dict:
     """Measure every profile x page (``runs`` fresh contexts each, medians)
     and the computer's first play; returns the report (see :func:`table`)."""
     server, base_url = serve.serve_in_thread(site_dir, compress=True)
     problems = Problems()
-    report: dict = {"runs": runs, "profiles": {}, "first_play": None, "version": None}
+    report: dict = {"runs": runs, "profiles": {}, "first_play": None, "version": None, "new_tab": new_tab}
     try:
         warm_up(browser, base_url)
         for name in profiles or list(PROFILES):
             cells = {}
             for label, url in PAGES.items():
-                samples = [measure_page(browser, base_url, url, PROFILES[name], problems, board=label == "game")
+                samples = [measure_page(browser, base_url, url, PROFILES[name], problems, board=label == "game",
+                                        new_tab=new_tab)
                            for _ in range(runs)]
                 print(f"test_timing: {name} / {label}: cold {samples[-1]['cold']['ready']:.0f} ms, "
                       f"warm {samples[-1]['warm']['ready']:.0f} ms", file=sys.stderr, flush=True)
@@ -387,8 +395,9 @@ def table(report: dict) -> str:
     """The report as a printable table with the goals."""
     lines = [f"Load times, build {report['version']}, dist/ served gzip-compressed with netlify.toml's headers; "
              f"seconds from navigation start, median of {report['runs']} fresh profile(s)",
-             "  cold = first visit; warm = second visit (the game: service worker installed; "
-             "bare pages: HTTP cache)",
+             "  cold = first visit; warm = second visit"
+             + (", in a new tab" if report.get("new_tab") else ", a reload of the same tab")
+             + " (the game: service worker installed; bare pages: HTTP cache)",
              f"  {'profile':<9} {'page':<17} {'visit':<5} {'board':>7} {'playable':>8} {'bytes':>8} {'AI ready':>8}"]
     for name, cells in report["profiles"].items():
         for label, phases in cells.items():
@@ -468,6 +477,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=RUNS, help="fresh profiles per cell (median)")
     parser.add_argument("--profiles", default=",".join(PROFILES), help="comma-separated: " + ", ".join(PROFILES))
     parser.add_argument("--json", type=Path, help="also write the report as JSON here")
+    parser.add_argument("--new-tab", action="store_true",
+                        help="warm = the second visit in a new tab (default: a reload of the same tab)")
     args = parser.parse_args(argv)
     if not (args.dist / "precache-manifest.json").is_file():
         print(f"{args.dist} is not built: python3 tools/build_site.py", file=sys.stderr)
@@ -475,7 +486,7 @@ def main(argv: list[str] | None = None) -> int:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=conftest.CHROMIUM, args=conftest.CHROMIUM_ARGS, headless=True)
         try:
-            report = run(browser, args.dist.resolve(), args.runs, args.profiles.split(","))
+            report = run(browser, args.dist.resolve(), args.runs, args.profiles.split(","), args.new_tab)
         finally:
             browser.close()
     print(table(report))
