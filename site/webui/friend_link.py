@@ -299,7 +299,9 @@ class FriendLink:
             self.meet.send(rm.make("answer", self.tab, s.me, s.room, relay_to, code=self.code, bind=_hex(sig.fingerprint)))
             self.ui.changed()
             await asyncio.sleep(ANSWER_WAIT_S)
-            if gen != self.gen or self.state != "connecting" or self.meet.retry():
+            if gen != self.gen or self.state != "connecting":
+                return
+            if self.meet.retry():      # reconnecting: a new offer replaces this attempt
                 return
             self.meet.relay_note = (f"The relays brought no connection within {int(ANSWER_WAIT_S)} s, so connect "
                                "the manual way: send your friend this reply link.")
@@ -388,7 +390,7 @@ class FriendLink:
             self.connected_ms = self.elapsed_ms()
         self.note = ""
         self.problem = ""
-        self.meet.retries = 0
+        self.meet.on_connected()
         self.session.connect(self.send)
         if self.bc is not None and self._ack_id:
             self.bc.postMessage(_js({"type": "connected", "id": self._ack_id}))

@@ -273,6 +273,10 @@ class RelayMeeting:
             self.link.ui.changed()
             self.link.ui.page.update()
 
+    def on_connected(self):
+        """The channel opened: a later lost connection gets its retries afresh."""
+        self.retries = 0
+
     def can_retry(self) -> bool:
         """Whether an attempt that brings no connection is made again through the relays."""
         return (self.relay_state == "open" and self._knows_game() and self.peer_tab is not None
