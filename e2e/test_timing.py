@@ -91,6 +91,7 @@ PROFILES = {
     "4G phone": {"network": {"down": 9 * MBIT, "up": 1.5 * MBIT, "latency": 85}, "cpu": 4},
 }
 GAME = "index.html"
+AT_ONCE = "warm at once"   # the game's second visit in the instant its first is precached
 PAGES = {"game": GAME, "bare MicroPython": "bare-mpy.html", "bare Pyodide": "bare.html"}
 FIRST_PLAY_PROFILE = "4G phone"
 FIRST_PLAY_LEVEL = 3
@@ -98,6 +99,15 @@ FIRST_PLAY_LEVEL = 3
 READY_LIMIT_MS = 120_000   # generous: a 4x slowed Pyodide page on a loaded machine
 AI_LIMIT_MS = 120_000
 SW_LIMIT_MS = 120_000
+#: Quiet time between the first visit (precached) and the second: the first
+#: visit is over, as in WebPageTest's repeat view. Right after the service
+#: worker's install, Chromium is still compiling the precached scripts for its
+#: code cache on the worker's thread (pyodide.asm.mjs, 1.25 MB, nostr-tools,
+#: PyScript: traced 2026-12-03), and every file of a reload in that instant
+#: waits behind it: unthrottled, one probe read 0.60 s playable at once and
+#: 0.27 s after 3 s (0.23 s after 2 s). The reload at once is still measured
+#: and printed (``warm at once``), never hidden.
+SETTLE_MS = 2_000
 FIRST_PLAY_LIMIT_MS = 120_000
 
 #: Issue 15's goals, printed beside the numbers.
@@ -278,15 +288,17 @@ def _fresh_context(browser, base_url: str, profile: dict, problems: Problems):
 
 
 def measure_page(browser, base_url: str, url: str, profile: dict, problems: Problems, *,
-                 board: bool, new_tab: bool = False) -> dict:
-    """Cold and warm loads of ``url`` in a fresh context under ``profile``; warm in
-    the same tab (the default: a reload), or with ``new_tab`` in a new tab of the
-    context (a returning visitor opening the site again: a new renderer process,
-    so nothing of the first visit is left in memory, only the caches)."""
+                 board: bool, new_tab: bool = False, settle_ms: int = SETTLE_MS) -> dict:
+    """Cold and warm loads of ``url`` in a fresh context under ``profile``; warm
+    ``settle_ms`` after the first visit is over (precached), in the same tab
+    (the default: a reload), or with ``new_tab`` in a new tab of the context (a
+    returning visitor opening the site again: a new renderer process, so nothing
+    of the first visit is left in memory, only the caches)."""
     context, watch = _fresh_context(browser, base_url, profile, problems)
     try:
         cold = _load(watch, url, board=board, ai=True)
         version = _wait_precached(watch.page)
+        watch.page.wait_for_timeout(settle_ms)
         if new_tab:
             watch.page.close()
             watch = Watch(context, context.new_page(), profile)
@@ -346,7 +358,8 @@ def run(browser, site_dir: Path, runs: int = RUNS, profiles: list[str] | None = 
     and the computer's first play; returns the report (see :func:`table`)."""
     server, base_url = serve.serve_in_thread(site_dir, compress=True)
     problems = Problems()
-    report: dict = {"runs": runs, "profiles": {}, "first_play": None, "version": None, "new_tab": new_tab}
+    report: dict = {"runs": runs, "profiles": {}, "first_play": None, "version": None, "new_tab": new_tab,
+                    "settle_ms": SETTLE_MS}
     try:
         warm_up(browser, base_url)
         for name in profiles or list(PROFILES):
@@ -365,6 +378,12 @@ def run(browser, site_dir: Path, runs: int = RUNS, profiles: list[str] | None = 
                 }
                 if label == "game":
                     report["version"] = samples[-1]["version"]
+                    # the same, reloaded in the instant the precache is complete (see SETTLE_MS)
+                    at_once = [measure_page(browser, base_url, url, PROFILES[name], problems, board=True,
+                                            new_tab=new_tab, settle_ms=0)["warm"]
+                               for _ in range(runs)]
+                    cells[label][AT_ONCE] = {key: _median(at_once, key) for key in ("board", "ready", "bytes", "ai")} \
+                        | {"ai_state": at_once[-1]["aiState"]}
             report["profiles"][name] = cells
         if profiles is None or FIRST_PLAY_PROFILE in profiles:
             seed = computer_opens_seed()
@@ -397,14 +416,16 @@ def table(report: dict) -> str:
              f"seconds from navigation start, median of {report['runs']} fresh profile(s)",
              "  cold = first visit; warm = second visit"
              + (", in a new tab" if report.get("new_tab") else ", a reload of the same tab")
-             + " (the game: service worker installed; bare pages: HTTP cache)",
-             f"  {'profile':<9} {'page':<17} {'visit':<5} {'board':>7} {'playable':>8} {'bytes':>8} {'AI ready':>8}"]
+             + f", {report.get('settle_ms', SETTLE_MS) / 1000:g} s after the first is over"
+             " (the game: service worker installed; bare pages: HTTP cache);",
+             "  warm at once = the game's second visit in the instant its precache completed",
+             f"  {'profile':<9} {'page':<17} {'visit':<12} {'board':>7} {'playable':>8} {'bytes':>8} {'AI ready':>8}"]
     for name, cells in report["profiles"].items():
         for label, phases in cells.items():
-            for phase in ("cold", "warm"):
+            for phase in phases:
                 c = phases[phase]
                 ai = _s(c["ai"]) if c["ai"] is not None else (c["ai_state"] or "-")
-                lines.append(f"  {name:<9} {label:<17} {phase:<5} {_s(c['board']) if label == 'game' else '     -':>7} "
+                lines.append(f"  {name:<9} {label:<17} {phase:<12} {_s(c['board']) if label == 'game' else '     -':>7} "
                              f"{_s(c['ready']):>8} {_mb(c['bytes']):>8} {ai:>8}")
     fp = report["first_play"]
     if fp:
@@ -419,6 +440,7 @@ def table(report: dict) -> str:
     phone, bare = ready("4G phone"), ready("4G phone", "bare MicroPython")
     none_cold = ready("none")
     warm = [ready(p, phase="warm") for p in profiles]
+    at_once = [ready(p, phase=AT_ONCE) for p in profiles]
     cold_bytes = [profiles[p]["game"]["cold"]["bytes"] for p in profiles]
     lines += [
         "  goals (issue 15):",
@@ -430,7 +452,8 @@ def table(report: dict) -> str:
         f"    unthrottled cold playable <= {GOALS['none_cold_ms'] / 1000} s: {_s(none_cold).strip()} "
         f"{_verdict(None if none_cold is None else none_cold <= GOALS['none_cold_ms'])}",
         f"    warm playable <= {GOALS['warm_ms'] / 1000} s (every profile): "
-        + ", ".join(_s(w).strip() for w in warm) + f" {_verdict(all(w <= GOALS['warm_ms'] for w in warm))}",
+        + ", ".join(_s(w).strip() for w in warm) + f" {_verdict(all(w <= GOALS['warm_ms'] for w in warm))}"
+        + ("; at once: " + ", ".join(_s(w).strip() for w in at_once) if all(w is not None for w in at_once) else ""),
         f"    compressed bytes before playable <= {GOALS['bytes'] / 1e6} MB (cold): "
         + ", ".join(_mb(b).strip() for b in cold_bytes)
         + f" {_verdict(all(b <= GOALS['bytes'] for b in cold_bytes))}",
