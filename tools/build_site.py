@@ -156,9 +156,6 @@ NOT_PRECACHED_NAMES = {"LICENSE", "README.md"}
 PYSCRIPT_UNUSED_PREFIXES = ("codemirror", "xterm")
 PYSCRIPT_UNUSED = {"index", "mpy", "py", "pyodide_graph", "toml", "storage", "service-worker"}
 
-#: PyScript chunks a page loads only on demand (the zip reader: our pages list files).
-PRELOAD_SKIP_PREFIXES = ("zip-",)
-
 #: The archives this build writes (see write_zips()).
 BUILD_ZIPS = ("py/worker.zip",)
 #: Where each page's bundle of precompiled main-thread modules goes (see expand_main_configs()).
@@ -486,19 +483,16 @@ def write_bundle(out: Path, entry: str, binary: str) -> list[str]:
 
 def boot_preloads(out: Path, page_files: list[str], entry: str) -> str:
     """``<link>`` tags that start, from the page's head, every download a
-    MicroPython page otherwise makes one after another: PyScript's chunks,
-    MicroPython's module and wasm, the script and its modules. Over 4G each
-    step of that chain costs a round trip; preloaded, they overlap. The
-    ``crossorigin`` preloads match the same-origin ``fetch()`` PyScript and
-    Emscripten make, so the responses are used, not fetched twice."""
+    MicroPython page otherwise makes one after another (``boot.mjs`` imports
+    MicroPython's module, which fetches its wasm; then the script and its
+    modules). Over 4G each step of that chain costs a round trip; preloaded,
+    they overlap. The ``crossorigin`` preloads match the same-origin
+    ``fetch()`` that boot.mjs and Emscripten make, so the responses are used,
+    not fetched twice. PyScript is not preloaded: only the AI's worker uses it,
+    after the page is playable."""
     dirs = vendor_dirs()
-    ps_dir = out / dirs["pyscript"]
-    chunks = [p.name for p in sorted(ps_dir.iterdir())
-              if p.suffix == ".js" and p.name != "core.js" and not _pyscript_unused(p.name)
-              and not p.name.startswith(PRELOAD_SKIP_PREFIXES)]
-    tags = [f'<link rel="modulepreload" href="./{dirs["pyscript"]}/{name}">' for name in chunks]
     mp = dirs["micropython"]
-    tags.append(f'<link rel="modulepreload" href="./{mp}/micropython.mjs">')
+    tags = [f'<link rel="modulepreload" href="./{mp}/micropython.mjs">']
     tags.append(f'<link rel="preload" href="./{mp}/micropython.wasm" as="fetch" type="application/wasm" crossorigin>')
     tags.append(f'<link rel="preload" href="./{entry}" as="fetch" crossorigin>')
     tags += [f'<link rel="preload" href="./{n}" as="fetch" crossorigin>' for n in page_files]

@@ -2,5 +2,5 @@
 
 Pure modules (``palette``, ``render``, ``controller``, ``storage``) import
 nothing from the browser and are tested with pytest; ``app`` and the worker
-scripts are the thin layer that touches ``js``/``pyscript``.
+scripts are the thin layer that touches ``js`` (through ``browser.py``).
 """

@@ -1,9 +1,9 @@
 """The computer's side of the page: the AI worker, the opening book, the fallback.
 
-The AI (``ai/``, Pyodide) runs in a PyScript worker that the page adds only
-once it is playable, so it never delays the first move; until it answers,
-``body[data-ai]`` is "loading" (then "ready", or "failed"). The computer's
-first plays (its opening, and its answer to the player's opening) come from
+The AI (``ai/``, Pyodide) runs in a PyScript worker that the page starts only
+once it is playable (``browser.start_worker``: PyScript itself loads only
+then), so it never delays the first move; until it answers, ``body[data-ai]``
+is "loading" (then "ready", or "failed"). The computer's first plays (its opening, and its answer to the player's opening) come from
 the opening book (``opening_book.py``, a table of the real AI's plays built
 by ``python -m ai.opening_book``), fetched and read on this thread, so they
 never wait for the worker either. Any other play waits for the worker, and
@@ -16,12 +16,13 @@ import asyncio
 import json
 
 import js
-from pyscript import document, workers
+from .browser import document, start_worker
 
 from .dom import later
 from .fallback_player import fallback_choice
 from .opening_book import Book
 
+PYSCRIPT_CORE = "./vendor/pyscript-0.7.31/core.js"   # runs the worker (loaded only then)
 WORKER_SRC = "./webui/ai_worker.py"
 WORKER_CONFIG = '{"interpreter": "./vendor/pyodide-314.0.7/pyodide.mjs", "files": {"./py/worker.zip": "./*"}}'
 BOOK_URL = "./opening-book.json"
@@ -41,23 +42,16 @@ class AiClient:
 
     # ------------------------------------------------------------ worker
     def start(self):
-        """Add the AI's worker (once): call when the page is playable."""
+        """Start the AI's worker (once): call when the page is playable."""
         if self.state != "idle":
             return
-        script = document.createElement("script")
-        script.setAttribute("type", "py")
-        script.setAttribute("worker", "")
-        script.setAttribute("name", "ai")
-        script.setAttribute("src", WORKER_SRC)
-        script.setAttribute("config", WORKER_CONFIG)
-        document.body.appendChild(script)
         self._set("loading")
         later(self._connect(), "AI worker start")
         later(self.book(), "opening book")  # small: read now, so the computer's first play never waits
 
     async def _connect(self):
         async def worker():
-            return await workers["ai"]  # a JavaScript promise: wait_for takes a coroutine
+            return await start_worker(PYSCRIPT_CORE, WORKER_SRC, WORKER_CONFIG)
 
         try:
             self.worker = await asyncio.wait_for(worker(), START_LIMIT_S)

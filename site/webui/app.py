@@ -1,6 +1,7 @@
-"""The game page: wiring only. Loaded by ``<script type="mpy" src="./webui/app.py">``.
+"""The game page: wiring only. Named by ``<script type="mpy" src="./webui/app.py">``,
+which ``boot.mjs`` runs.
 
-The page runs on PyScript's MicroPython so that the board answers within
+The page runs on MicroPython (without PyScript, see ``boot.mjs``) so that the board answers within
 about a second; the computer's AI loads in a Pyodide worker behind it
 (``ai_client``). The pieces, each with one job:
 
@@ -15,7 +16,7 @@ about a second; the computer's AI loads in a Pyodide worker behind it
 
 import js
 
-STARTED_MS = float(js.performance.now())  # when this script began (after PyScript fetched our files)
+STARTED_MS = float(js.performance.now())  # when this script began (after boot.mjs fetched our files)
 
 import unbundle  # noqa: E402  (site/unbundle.py)
 
@@ -23,7 +24,7 @@ unbundle.unpack()  # the page's modules, precompiled by the build: before the fi
 
 import asyncio  # noqa: E402
 
-from pyscript import document, window  # noqa: E402
+from webui.browser import document, window  # noqa: E402
 
 from webui.ai_client import AiClient  # noqa: E402
 from webui.board_input import BoardInput  # noqa: E402

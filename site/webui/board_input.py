@@ -12,7 +12,7 @@ and no game state beyond the gesture in progress:
 """
 
 import js
-from pyscript import document
+from .browser import document
 
 from . import render
 from .dom import js_object, missing, on

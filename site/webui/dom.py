@@ -1,4 +1,4 @@
-"""Small helpers for the page layer, the same on PyScript's MicroPython and Pyodide.
+"""Small helpers for the page layer, on MicroPython (``browser.py``).
 
 Only the page modules (``app``, ``rules_app``, ``board_input``, ``board_view``,
 ``ai_client``, ``page_storage``, ``friend_app``) import this; everything that
@@ -8,8 +8,7 @@ decides anything lives in pure modules tested without a browser.
 import asyncio
 
 import js
-from pyscript import document, window
-from pyscript.ffi import create_proxy, is_none, to_js
+from .browser import create_proxy, document, is_none, to_js, window
 
 _keep = []  # event-handler proxies live as long as the page
 

@@ -7,7 +7,7 @@ the card's own live region, so the status line keeps saying the game's state.
 """
 
 import js
-from pyscript import window
+from .browser import window
 
 from webui.controller import PARAM_ORDER, Settings
 from webui.dom import by_id, later, on, set_query, today

@@ -23,8 +23,7 @@ import json
 import time
 
 import js
-from pyscript import document, window
-from pyscript.ffi import to_js
+from .browser import document, to_js, window
 
 from engine import other, to_absolute
 

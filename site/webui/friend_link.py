@@ -29,8 +29,7 @@ import json
 import time
 
 import js
-from pyscript import window
-from pyscript.ffi import create_proxy, to_js
+from .browser import create_proxy, to_js, window
 
 from . import relay_messages as rm
 from . import sdp

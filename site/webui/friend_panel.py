@@ -11,8 +11,7 @@ it shows changed, so typing in its fields survives incoming messages.
 import asyncio
 
 import js
-from pyscript import document, window
-from pyscript.ffi import create_proxy, to_js
+from .browser import create_proxy, document, to_js, window
 
 from . import qr
 from .dom import missing

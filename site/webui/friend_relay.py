@@ -19,13 +19,7 @@ import asyncio
 import json
 
 import js
-from pyscript import window
-from pyscript.ffi import create_proxy, to_js
-
-try:
-    from pyscript import js_import
-except ImportError:  # older PyScript
-    js_import = None
+from .browser import create_proxy, js_import, to_js, window
 
 from . import relay_messages as rm
 from . import sdp
@@ -59,8 +53,7 @@ class Relays:
 
     async def open(self):
         url = str(js.URL.new(MODULE, window.location.href).href)
-        mods = await js_import(url)
-        module = mods[0]
+        module = await js_import(url)
         self.room = await module.openRoom(to_js(self.urls), self.secret, self._proxies[0], self._proxies[1])
         if self.closed:
             self.room.close()

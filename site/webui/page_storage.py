@@ -8,7 +8,7 @@ set aside under ``KEY.bad`` (never silently lost) and the page says so.
 import json
 
 import js
-from pyscript import window
+from .browser import window
 
 from . import storage
 from .dom import missing

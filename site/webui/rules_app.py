@@ -1,6 +1,6 @@
 """The rules page: embedded boards and a live board to try the rules on.
 
-Loaded by ``<script type="mpy" src="./webui/rules_app.py">`` (MicroPython).
+Named by ``<script type="mpy" src="./webui/rules_app.py">``, run by ``boot.mjs`` (MicroPython).
 Any ``<div class="bg-board" data-position-id="...">`` left empty (a page the
 build did not pre-render) is drawn here; the ``data-live="true"`` board is a
 two-players-on-one-device game with the game page's controller, board view
@@ -9,12 +9,12 @@ and board input (click, drag, keys).
 
 import js
 import unbundle  # site/unbundle.py
-from pyscript import document
 
 unbundle.unpack()  # the page's modules, precompiled by the build: before the first import of ours
 
 from webui.board_input import BoardInput  # noqa: E402
 from webui.board_view import BoardView  # noqa: E402
+from webui.browser import document  # noqa: E402
 from webui.controller import Controller, Settings  # noqa: E402
 from webui.dom import by_id, later, missing, on, reduced_motion  # noqa: E402
 from webui.embed import board_from_attrs  # noqa: E402

@@ -1,0 +1,104 @@
+/* Starts a page's Python on MicroPython, on the main thread, without PyScript.
+ *
+ * A page names its script the way PyScript does, which the build reads to
+ * bundle the modules it imports (tools/build_site.py):
+ *
+ *   <script type="mpy" src="./webui/app.py"
+ *           config='{"interpreter": "./vendor/micropython-<v>/micropython.mjs",
+ *                    "files": {"<url>": "<path in MicroPython's filesystem>", ...}}'></script>
+ *
+ * This module runs that tag itself: it loads the interpreter named there, fetches
+ * the script and its files in parallel (the page's head preloads them all), writes
+ * the files and runs the script (top-level await allowed). No PyScript on the main
+ * thread: its core (~140 kB of JavaScript to evaluate) and the ~20 modules of its
+ * Python package (compiled from source by MicroPython on every load) took about
+ * 0.3 s of a phone's first visit before our first line ran. Our Python reaches
+ * the page through MicroPython's own `js` and `jsffi` (site/webui/browser.py).
+ * PyScript still runs the AI's Pyodide worker: `bgBoot.startWorker` imports its
+ * core only when the page asks for the worker (once playable).
+ *
+ * If anything fails, the status line says so and what to do; the board drawn by
+ * the build stays.
+ */
+
+const TAG = 'script[type="mpy"]';
+
+function fail(what, error) {
+  console.error(`the page's Python did not start (${what}):`, error);
+  document.body.dataset.failed = "python";
+  const status = document.getElementById("status");
+  const text = `The page could not start (${what}). Reload it; if this keeps happening, ` +
+    "update your browser (it needs WebAssembly and JavaScript modules).";
+  if (status) status.textContent = text;
+}
+
+async function fetched(url, binary) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return binary ? new Uint8Array(await response.arrayBuffer()) : response.text();
+}
+
+function makeDirs(FS, path) {
+  const parts = path.split("/").slice(0, -1);
+  for (let i = 1; i <= parts.length; i++) {
+    const dir = parts.slice(0, i).join("/");
+    if (!dir || dir === ".") continue;
+    try {
+      FS.mkdir(dir);
+    } catch (_) {
+      // already there
+    }
+  }
+}
+
+/* Helpers the page's Python calls through `js.bgBoot` (site/webui/browser.py). */
+globalThis.bgBoot = {
+  /* A JavaScript module, by URL relative to the page. */
+  importModule: (url) => import(new URL(url, document.baseURI).href),
+  /* Start a PyScript worker on Pyodide running `src` with `config` (JSON text);
+   * resolves, once it has run, to the functions its `__export__` names. */
+  async startWorker(core, src, config) {
+    const { PyWorker } = await import(new URL(core, document.baseURI).href);
+    // `version` carries the interpreter's URL (what a <script type="py"> takes from its config)
+    const version = new URL(JSON.parse(config).interpreter, document.baseURI).href;
+    const worker = await PyWorker(src, { config, version }); // resolves once it has run
+    return worker.sync;
+  },
+};
+
+async function boot() {
+  const tag = document.querySelector(TAG);
+  if (!tag) return;
+  // Taken off the page: PyScript, loaded later for the AI's worker, must not run it again.
+  tag.remove();
+  let config;
+  try {
+    config = JSON.parse(tag.getAttribute("config") || "{}");
+  } catch (error) {
+    return fail("its configuration is broken", error);
+  }
+  const files = Object.entries(config.files || {});
+  let mp, code, contents;
+  try {
+    const { loadMicroPython } = await import(new URL(config.interpreter, document.baseURI).href);
+    [mp, code, contents] = await Promise.all([
+      loadMicroPython({ linebuffer: true }),
+      fetched(tag.getAttribute("src"), false),
+      Promise.all(files.map(([url]) => fetched(url, true))),
+    ]);
+  } catch (error) {
+    return fail("a file did not load", error);
+  }
+  try {
+    files.forEach(([, path], i) => {
+      const target = path.replace(/^\.\//, "");
+      makeDirs(mp.FS, target);
+      mp.FS.writeFile(target, contents[i]);
+    });
+    await mp.runPythonAsync(code);
+  } catch (error) {
+    fail("an error in its Python", error);
+  }
+}
+
+boot();
