@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 import build_site  # noqa: E402
 
 #: Modules the interpreters provide besides the standard library.
-PLATFORM_MODULES = {"js", "pyscript", "pyodide", "micropython"}
+PLATFORM_MODULES = {"js", "jsffi", "pyscript", "pyodide", "micropython"}  # jsffi: MicroPython's
 #: Never shipped, in any zip or loose.
 DEV_ONLY = {
     "engine/__main__.py", "engine/bench.py",
@@ -275,9 +275,10 @@ def test_reachable_follows_relative_and_nested_imports():
 @pytest.mark.parametrize("page, entry", [("index.html", "webui/app.py"), ("rules.html", "webui/rules_app.py")])
 def test_each_mpy_page_preloads_its_whole_boot_chain(dist, page, entry):
     """Everything the MicroPython page downloads before it runs is preloaded from
-    its head (so over 4G the chain costs one round trip, not six): PyScript's
-    chunks, MicroPython's module and wasm, the script and every listed module;
-    each preload names a file the build has, and fetches match PyScript's."""
+    its head (so over 4G the chain costs one round trip, not six): MicroPython's
+    module and wasm, the script and every listed module; each preload names a
+    file the build has, and fetches match boot.mjs's. PyScript is neither loaded
+    nor preloaded: boot.mjs runs the page, PyScript only the AI's worker, later."""
     html = (dist / page).read_text()
     head = html.split("</head>", 1)[0]
     preloads = re.findall(r'<link rel="(modulepreload|preload)" href="\./([^"]+)"([^>]*)>', head)
@@ -292,8 +293,11 @@ def test_each_mpy_page_preloads_its_whole_boot_chain(dist, page, entry):
     mp = build_site.vendor_dirs()["micropython"]
     assert {f"{mp}/micropython.mjs", f"{mp}/micropython.wasm"} <= targets
     ps = build_site.vendor_dirs()["pyscript"]
-    assert any(t.startswith(f"{ps}/core-") for t in targets)
-    assert not any(t.startswith(f"{ps}/zip-") for t in targets), "the zip reader is not used by these pages"
+    assert not any(t.startswith(ps) for t in targets), "PyScript is not on the main thread's boot chain"
+    scripts = re.findall(r'<script\b[^>]*\bsrc="\./([^"]+)"', head)
+    assert "boot.mjs" in scripts, scripts
+    assert not any(src.startswith(ps) for src in scripts), f"{page} loads PyScript at start: {scripts}"
+    assert 'rel="stylesheet" href="./' + ps not in head, f"{page} loads PyScript's stylesheet"
 
 
 @pytest.mark.parametrize("entry", ["webui/app.py", "webui/rules_app.py"])
