@@ -15,7 +15,8 @@ from engine import TurnBuilder  # noqa: E402
 
 
 def block_python(page):
-    """No Pyodide, no PyScript, no Python files: only what the HTML itself carries."""
+    """No Python loader, no interpreters, no Python files: only what the HTML itself carries."""
+    page.route("**/boot.mjs", lambda route: route.abort())
     page.route("**/vendor/**", lambda route: route.abort())
     page.route("**/*.py", lambda route: route.abort())
     page.route("**/py/*.zip", lambda route: route.abort())
@@ -62,6 +63,20 @@ def test_game_board_shows_before_python(page, shoot):
     assert page.get_by_role("button", name="Roll").is_disabled()
     assert "Loading" in page.get_by_role("status").text_content()
     shoot(page, "game-phone-390-loading")
+
+
+def test_game_says_when_python_cannot_load(page):
+    """MicroPython's files cannot be fetched (a broken connection mid-load): the
+    status line says so and what to do, instead of 'Loading...' forever; the
+    board drawn by the build stays."""
+    page.route("**/vendor/micropython-*/**", lambda route: route.abort())
+    page.goto("index.html")
+    status = page.get_by_role("status")
+    status.filter(has_text="could not start").wait_for(timeout=20_000)
+    assert "Reload" in status.text_content()
+    assert page.evaluate("() => document.body.dataset.failed") == "python"
+    assert page.evaluate("() => document.body.dataset.ready") == "false"
+    assert page.locator('svg[data-testid="board"] [data-point]').count() == 26
 
 
 def test_rules_live_board(page, wait_ready, page_log):
