@@ -72,8 +72,8 @@ def test_vendor_folders_are_named_by_the_pinned_versions(site_dir):
 def test_precache_manifest_covers_the_build(site_dir):
     manifest = json.loads((site_dir / "precache-manifest.json").read_text())
     assert set(manifest["files"]) == set(build_site.precached(site_dir))
-    for must in ("index.html", "rules.html", "opening-book.json", "py/worker.zip", "webui/app.py",
-                 "py/main/app.bundle", "py/main/rules_app.bundle", "unbundle.py",
+    for must in ("index.html", "rules.html", "opening-book.json", "py/worker.zip", "webui/ai_worker.py",
+                 "py/main/app.bundle", "py/main/rules_app.bundle", "boot.mjs", "mpy-bundle.mjs",
                  "vendor/micropython-1.27.0/micropython.wasm"):
         assert must in manifest["files"], must
     left_out = {p.relative_to(site_dir).as_posix() for p in site_dir.rglob("*") if p.is_file()} - set(manifest["files"])

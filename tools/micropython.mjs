@@ -2,11 +2,13 @@
 // same micropython.wasm the site's main thread runs) under Node.
 //
 //   node tools/micropython.mjs [--lib NAME=DIR]... [--file VM_PATH=HOST_PATH]...
-//                              [--heap MB] SCRIPT.py|-
+//                              [--bundle VM_DIR=HOST_PATH]... [--heap MB] SCRIPT.py|-
 //
 // --lib copies the .py files of DIR (recursively) to /lib/NAME, which is on
 // MicroPython's sys.path, so `import NAME` works as in the browser. --file
-// copies one host file into the VM's filesystem. The script (or stdin for -)
+// copies one host file into the VM's filesystem. --bundle unpacks a page's
+// bundle of precompiled modules (py/main/*.bundle) under VM_DIR with the
+// site's own reader (site/mpy-bundle.mjs), as site/boot.mjs does. The script (or stdin for -)
 // runs as __main__; its stdout and stderr are this process's. Exit status 0,
 // or 1 with the traceback on stderr when the script raises.
 // Used by the tests (tests/micropython.py) to prove that the engine and the
@@ -24,16 +26,16 @@ if (!fs.existsSync(mpPath)) {
 }
 const { loadMicroPython } = await import(mpPath);
 
-const libs = [], files = [];
+const libs = [], files = [], bundles = [];
 let heapMb = 256, script = null;
 const args = process.argv.slice(2);
 for (let i = 0; i < args.length; i++) {
   const a = args[i];
-  if (a === '--lib' || a === '--file') {
+  if (a === '--lib' || a === '--file' || a === '--bundle') {
     const spec = args[++i] || '';
     const eq = spec.indexOf('=');
     if (eq < 1) { process.stderr.write(`${a} needs NAME=PATH, got ${JSON.stringify(spec)}\n`); process.exit(2); }
-    (a === '--lib' ? libs : files).push([spec.slice(0, eq), spec.slice(eq + 1)]);
+    ({ '--lib': libs, '--file': files, '--bundle': bundles })[a].push([spec.slice(0, eq), spec.slice(eq + 1)]);
   } else if (a === '--heap') {
     heapMb = Number(args[++i]);
   } else {
@@ -41,7 +43,7 @@ for (let i = 0; i < args.length; i++) {
   }
 }
 if (!script) {
-  process.stderr.write('usage: node tools/micropython.mjs [--lib NAME=DIR]... [--file VM=HOST]... [--heap MB] SCRIPT.py|-\n');
+  process.stderr.write('usage: node tools/micropython.mjs [--lib NAME=DIR]... [--file VM=HOST]... [--bundle VM_DIR=HOST]... [--heap MB] SCRIPT.py|-\n');
   process.exit(2);
 }
 
@@ -64,6 +66,10 @@ for (const [name, dir] of libs) copyTree(path.resolve(dir), `/lib/${name}`);
 for (const [vm, host] of files) {
   mp.FS.mkdirTree(path.posix.dirname(vm));
   mp.FS.writeFile(vm, fs.readFileSync(path.resolve(host)));
+}
+if (bundles.length) {
+  const { unpack } = await import(path.join(root, 'site', 'mpy-bundle.mjs'));
+  for (const [dir, host] of bundles) unpack(new Uint8Array(fs.readFileSync(path.resolve(host))), mp.FS, dir);
 }
 
 const code = script === '-' ? fs.readFileSync(0, 'utf8') : fs.readFileSync(script, 'utf8');

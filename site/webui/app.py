@@ -16,11 +16,7 @@ about a second; the computer's AI loads in a Pyodide worker behind it
 
 import js
 
-STARTED_MS = float(js.performance.now())  # when this script began (after boot.mjs fetched our files)
-
-import unbundle  # noqa: E402  (site/unbundle.py)
-
-unbundle.unpack()  # the page's modules, precompiled by the build: before the first import of ours
+STARTED_MS = float(js.performance.now())  # when this script began (boot.mjs has unpacked the bundle)
 
 import asyncio  # noqa: E402
 

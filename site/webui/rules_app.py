@@ -8,16 +8,13 @@ and board input (click, drag, keys).
 """
 
 import js
-import unbundle  # site/unbundle.py
 
-unbundle.unpack()  # the page's modules, precompiled by the build: before the first import of ours
-
-from webui.board_input import BoardInput  # noqa: E402
-from webui.board_view import BoardView  # noqa: E402
-from webui.browser import document  # noqa: E402
-from webui.controller import Controller, Settings  # noqa: E402
-from webui.dom import by_id, later, missing, on, reduced_motion  # noqa: E402
-from webui.embed import board_from_attrs  # noqa: E402
+from webui.board_input import BoardInput
+from webui.board_view import BoardView
+from webui.browser import document
+from webui.controller import Controller, Settings
+from webui.dom import by_id, later, missing, on, reduced_motion
+from webui.embed import board_from_attrs
 
 
 def fill_embedded():
