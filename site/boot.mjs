@@ -59,6 +59,7 @@ globalThis.bgBoot = {
 };
 
 async function boot() {
+  performance.mark("boot: start");
   const tag = document.querySelector(TAG);
   if (!tag) return;
   // Taken off the page: PyScript, loaded later for the AI's worker, must not run it again.
@@ -80,8 +81,10 @@ async function boot() {
   } catch (error) {
     return fail("a file did not load", error);
   }
+  performance.mark("boot: MicroPython up"); // where a load's time goes (e2e/test_timing.py's probes)
   try {
     unpack(bundle, mp.FS);
+    performance.mark("boot: bundle unpacked");
     mp.runPython(`import ${module}`);
   } catch (error) {
     fail("an error in its Python", error);
