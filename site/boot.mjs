@@ -10,8 +10,12 @@
  *
  * This module runs that tag itself: it loads the interpreter named there and
  * fetches the bundle in parallel (the page's head preloads both), unpacks the
- * bundle into MicroPython's filesystem and imports the script as a module
- * (`import webui.app`): no Python source is compiled in the browser. No
+ * bundle into MicroPython's filesystem and, once the page is parsed, imports
+ * the script as a module (`import webui.app`): no Python source is compiled
+ * in the browser. The tag sits in the head, before `<script type="module"
+ * async src="./boot.mjs">`: async, this module starts MicroPython while the
+ * parser is still reading the page's body (the board, the panels) instead of
+ * after it. No
  * PyScript on the main thread: its core (~140 kB of JavaScript to evaluate)
  * and the ~20 modules of its Python package (compiled from source by
  * MicroPython on every load) took about 0.3 s of a phone's first visit before
@@ -28,8 +32,16 @@ import { unpack } from "./mpy-bundle.mjs";
 
 const TAG = 'script[type="mpy"]';
 
-function fail(what, error) {
+/* Resolves once the whole page is parsed (this module is async: it starts
+ * MicroPython while the parser is still busy with the page). */
+function parsed() {
+  if (document.readyState !== "loading") return Promise.resolve();
+  return new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, { once: true }));
+}
+
+async function fail(what, error) {
   console.error(`the page's Python did not start (${what}):`, error);
+  await parsed();
   document.body.dataset.failed = "python";
   const status = document.getElementById("status");
   const text = `The page could not start (${what}). Reload it; if this keeps happening, ` +
@@ -85,6 +97,8 @@ async function boot() {
   try {
     unpack(bundle, mp.FS);
     performance.mark("boot: bundle unpacked");
+    await parsed(); // the page's Python needs the whole page
+    performance.mark("boot: page parsed");
     mp.runPython(`import ${module}`);
   } catch (error) {
     fail("an error in its Python", error);

@@ -319,6 +319,8 @@ def test_each_mpy_page_preloads_its_whole_boot_chain(dist, page, entry):
     assert not any(t.startswith(ps) for t in targets), "PyScript is not on the main thread's boot chain"
     scripts = re.findall(r'<script\b[^>]*\bsrc="\./([^"]+)"', head)
     assert "boot.mjs" in scripts, scripts
+    # async, after the page's <script type="mpy"> in the head: MicroPython starts while the body is parsed
+    assert head.index('<script type="mpy"') < head.index('<script type="module" src="./boot.mjs" async>')
     assert not any(src.startswith(ps) for src in scripts), f"{page} loads PyScript at start: {scripts}"
     assert 'rel="stylesheet" href="./' + ps not in head, f"{page} loads PyScript's stylesheet"
 
