@@ -12,9 +12,10 @@ gzip, netlify.toml's headers) and loads it in headless Chromium
   not to its workers).
 
 For each profile and page, cold (a fresh browser context: empty HTTP cache, no
-service worker) then warm (the same context, second visit, after the game
-page's service worker has precached the site), it records in the page
-(milliseconds from navigation start):
+service worker) then warm (the same context, second visit, 2 s after the
+game page's service worker has precached the site: ``SETTLE_MS``), and for
+the game also "warm at once" (a second context, reloaded in the instant the
+precache completes), it records in the page (milliseconds from navigation start):
 
 - board visible: the board laid out with a size (checked each animation frame);
 - playable: ``body[data-ready="true"]`` appears (a MutationObserver: exact);
