@@ -66,6 +66,9 @@ def test_prerender_fills_boards_and_writes_the_palette(tmp_path):
     prerender.prerender(tmp_path)
     index = (tmp_path / "index.html").read_text()
     assert index.count('data-testid="board"') == 1
+    # the review's board starts hidden: left for the review to draw, not parsed on every load
+    assert index.count("<svg") == 1
+    assert re.search(r'<div id="review-board"[^>]*data-prerender="no"[^>]*>\s*</div>', index)
     assert 'data-position-id="4HPwATDgc/ABMA"' in index
     rules = (tmp_path / "rules.html").read_text()
     assert rules.count('data-testid="diagram"') == len(diagrams("rules.html")) - 1

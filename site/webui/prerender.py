@@ -7,7 +7,11 @@ It
 - fills every empty ``<div class="bg-board" ...></div>`` in the built HTML pages
   with the SVG of the position its data attributes describe (the one-element
   board embed; see ``embed.py`` for the attributes), and the game page's
-  ``<div id="board" ...>`` with the starting position.
+  ``<div id="board" ...>`` with the starting position;
+- leaves empty the boards marked ``data-prerender="no"``: boards in panels
+  that start hidden (the game page's review board, drawn when a review
+  opens). A drawn board is ~27 kB of HTML and ~290 SVG elements that every
+  load would parse before the page's Python can start.
 
 Run by hand: ``python -m webui.prerender dist`` from ``site/``.
 """
@@ -42,8 +46,10 @@ def fill_boards(html: str, prefix: str = "p") -> tuple[str, int]:
 
     def repl(m: re.Match) -> str:
         nonlocal count
-        count += 1
         attrs = _attrs(m.group(1))
+        if attrs.get("data-prerender") == "no":
+            return m.group(0)
+        count += 1
         svg = board_from_attrs(attrs, uid=f"{prefix}{count}")
         return f"<div {m.group(1)} data-rendered=\"build\">{svg}</div>"
 
