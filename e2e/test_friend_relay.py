@@ -246,6 +246,41 @@ def test_a_reconnect_attempt_that_brings_no_connection_is_made_again(people, rel
     assert not log.errors, log.errors
 
 
+SWALLOW_GREETING = """window.__swallowed = 0;
+    const send = RTCDataChannel.prototype.send;
+    RTCDataChannel.prototype.send = function (data) {
+      if (window.__swallowed === 0 && typeof data === 'string' && data.includes('"t":"hello"')) {
+        window.__swallowed = 1; return; }
+      return send.apply(this, arguments); };"""
+
+
+def test_a_connection_whose_greeting_never_comes_is_made_again(people, relay, wait_ready):
+    """The channel opens but the friend's greeting never arrives (the friend's browser swallows
+    it, as Chromium once kept one in its send buffer for 30 s in CI): within
+    GREETING_WAIT_S the host drops the stalled connection, both pages meet on the relay
+    again, greet, and play: no reply link, no dead end."""
+    make, log = people
+    host, hctx = host_page(make, wait_ready, relay)
+    gctx = make("guest", "Bob")
+    gctx.add_init_script(SWALLOW_GREETING)
+    t0 = time.monotonic()
+    guest, _ = join(gctx, invite_of(host), wait_ready, host)
+    assert guest.evaluate("window.__swallowed") == 1
+    host.wait_for_function("JSON.parse(bgFriendTest.state()).stalled === 1", timeout=CONNECT_MS)
+    wait_connected(host, guest)
+    wait_connected(guest, host)
+    wait_name(host, "Bob", log)
+    took = time.monotonic() - t0
+    print(f"\nthe greeting swallowed -> dropped and reconnected: {took:.2f} s")
+    hs, gs = hook_state(host), hook_state(guest)
+    assert any(e.startswith("no greeting") for _, e in hs["trace"]), hs["trace"]
+    assert gs["stalled"] == 0 and hs["agreed"] and gs["agreed"]
+    assert_paired(host, guest)
+    assert guest.query_selector('[data-testid="reply-link"]') is None
+    play_to_end(host, guest, stop_after=2)
+    assert not log.errors, log.errors
+
+
 def test_relay_down_falls_back_to_the_links(people, wait_ready):
     make, log = people
     dead = f"ws://127.0.0.1:{nostr_relay.free_port()}"      # nothing listens there

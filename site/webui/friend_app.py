@@ -195,7 +195,7 @@ class FriendUI:
         """The channel closed: the connection makes a new link to reconnect."""
         self.ctl.sync()
         if was_connected:
-            self.ctl.say(f"Connection to {self.ctl.peer_name} lost: reconnecting…")
+            self.ctl.say(f"Connection to {self.ctl.session.peer_name or 'your friend'} lost: reconnecting…")
         self.page.update()
         self.save()
 

@@ -44,6 +44,11 @@ RETRY_AFTER_S = 12.0      # reconnecting through the relays: an answered offer a
 ANSWER_HINT_S = 120.0
 STALE_S = 6 * 3600
 ANSWER_WAIT_S = 8.0       # an answer sent through the relays and no connection by then: the reply link
+#: A channel open and the friend's greeting not here by then: the connection is
+#: stalled (seen once in CI: Chromium kept one page's greeting in its send buffer,
+#: ``bufferedAmount`` 160, for 30 s on an open channel and a connected SCTP
+#: association), so it is dropped and made again, as after a lost connection.
+GREETING_WAIT_S = 10.0
 TURN_ADVICE = ("Where STUN alone cannot connect two networks (some mobile carriers, strict firewalls), "
                "add a TURN server to the link: turn=URL,username,credential.")
 ADVICE = ("Try a new link; if it still fails, connect both devices to the same Wi-Fi, "
@@ -109,6 +114,7 @@ class FriendLink:
         self._proxies = []
         self._ack_id = None
         self.received = self.dropped = 0  # data-channel messages, and those of an older connection
+        self.stalled = 0                  # connections dropped because the friend's greeting never came
         self.sent = self.unsent = 0       # messages sent, and those dropped because no channel was open
         self.trace = []                   # (ms, event): the last 40 connection set-up events, for diagnostics
         self.meet = RelayMeeting(self, relay_urls(params.get("relay")))
@@ -391,6 +397,7 @@ class FriendLink:
         self.problem = ""
         self.meet.on_connected()
         self.session.connect(self.send)
+        self.later(self._watch_greeting(gen))
         if self.bc is not None and self._ack_id:
             self.bc.postMessage(_js({"type": "connected", "id": self._ack_id}))
         self.ui.changed()
@@ -428,6 +435,19 @@ class FriendLink:
             self._on_open(dc, gen)
         self.ui.on_text(data if isinstance(data, str) else None)
 
+    async def _watch_greeting(self, gen):
+        """The friend's greeting must follow an open channel within ``GREETING_WAIT_S``;
+        if it does not, drop this connection and make a new one (the friend's page
+        sees the channel close and does the same)."""
+        await asyncio.sleep(GREETING_WAIT_S)
+        s = self.session
+        if gen != self.gen or self.state != "connected" or s.peer_hello is not None or s.stopped:
+            return
+        self.trace_event(f"no greeting g{gen}: reconnecting")
+        self.stalled += 1
+        self.close_pc()
+        self._lost("connected")
+
     def _on_close(self, gen):
         self.trace_event(f"close g{gen}/{self.gen}")
         if gen != self.gen:
@@ -435,6 +455,10 @@ class FriendLink:
         was = self.state
         self.session.disconnect()
         self.dc = None
+        self._lost(was)
+
+    def _lost(self, was: str):
+        """The channel is gone (``was``: the state before): reconnect, unless the game is over or moved."""
         if self.moved:
             return
         if self.session.stopped:
@@ -464,7 +488,7 @@ class FriendLink:
                 "trace": list(self.trace), "problem": self.problem,
                 "relay": self.meet.relay_state, "tab": self.tab, "peer_tab": self.meet.peer_tab,
                 "relays": self.meet.relays.status if self.meet.relays is not None else None,
-                "relay_ignored": self.meet.relay_ignored,
+                "relay_ignored": self.meet.relay_ignored, "stalled": self.stalled,
                 "connected_ms": self.connected_ms}
 
 

@@ -179,8 +179,10 @@ class RelayMeeting:
             self.link.later(self._offer_deadline(self.full_tries))
 
     def _knows_game(self) -> bool:
-        """This page has this game: saved here, or it has met the friend."""
-        return self.has_saved or self.link.session.peer_name is not None
+        """This page has this game: saved here, it has met the friend, or it has had a
+        channel open to the friend's page (a connection dropped before the friend's
+        greeting came: ``GREETING_WAIT_S``)."""
+        return self.has_saved or self.link.session.peer_name is not None or self.link.connected_ms is not None
 
     async def _offer_deadline(self, tries: int):
         await asyncio.sleep(OFFER_WAIT_S)
