@@ -26,6 +26,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -192,32 +193,31 @@ def _wait_ready(page, log: PageLog | None = None, timeout_ms: int = READY_TIMEOU
                              f"page problems:\n{seen}") from err
 
 
+PRECACHE_VERSION = """async () => {
+    if (!navigator.serviceWorker || !navigator.serviceWorker.controller) return null;
+    for (const name of await caches.keys()) {
+        const hit = await (await caches.open(name)).match("__precache-manifest__");
+        if (hit) return (await hit.json()).version;
+    }
+    return null;
+}"""
+
+
 def _wait_service_worker(page, timeout_ms: int = 60_000) -> str:
     """Wait until the service worker is active, controls the page and has
-    precached the whole build; returns the build version."""
-    page.wait_for_function(
-        """async () => {
-            if (!navigator.serviceWorker) return false;
-            await navigator.serviceWorker.ready;
-            if (!navigator.serviceWorker.controller) return false;
-            const names = await caches.keys();
-            for (const name of names) {
-                const cache = await caches.open(name);
-                if (await cache.match("__precache-manifest__")) return true;
-            }
-            return false;
-        }""",
-        timeout=timeout_ms,
-        polling=250,
-    )
-    return page.evaluate(
-        """async () => {
-            for (const name of await caches.keys()) {
-                const hit = await (await caches.open(name)).match("__precache-manifest__");
-                if (hit) return (await hit.json()).version;
-            }
-        }"""
-    )
+    precached the whole build (the marker sw.js writes last); returns the
+    build version. Polled with ``evaluate``, which awaits the check's promise:
+    ``wait_for_function`` took the promise itself for a true value, so until
+    2026-12-04 this returned at once, before the precache was done."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        version = page.evaluate(PRECACHE_VERSION)
+        if version:
+            return version
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{page.url}: the service worker did not precache the site within "
+                                 f"{timeout_ms / 1000:.0f} s")
+        page.wait_for_timeout(250)
 
 
 @pytest.fixture
