@@ -1,10 +1,13 @@
 """Equity lost per held-out decision by our search settings (dev-only).
 
-``python -m ai.training.heldout [--test FILE] [--weights DIR] [--variants "[(0, 0, 0.0), (1, 5, 0.10)]"]``
+``python -m ai.training.heldout [--test FILE ...] [--weights DIR] [--variants "[(0, 0, 0.0), (1, 5, 0.10)]"] [--by-class]``
 prints, for gnubg's 0-ply choice and for each (plies, max plays, threshold)
 setting of ``ai.search``'s filter, the mean equity lost per decision judged
 by the test set's equities (gnubg 1-ply for ``data/test_0_1000.npz``, or a
-set re-judged by ``python -m ai.training.rejudge``).
+set re-judged by ``python -m ai.training.rejudge``). Several test files are
+pooled. ``--by-class`` splits every figure by gnubg's position class of the
+chosen play's result (:func:`position_class`: contact, crashed, race) and
+adds each setting's paired difference from gnubg 0-ply, with standard errors.
 """
 
 from __future__ import annotations
@@ -19,36 +22,84 @@ import numpy as np
 from engine import Position
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+CLASSES = ("contact", "crashed", "race")
+
+
+def position_class(a, b) -> str:
+    """GNU Backgammon's class of a board (``ClassifyPosition``, standard
+    variant), bear-off classes counted as race: ``a`` and ``b`` are each
+    side's 25 counts from its own side (index 0 its ace point, 24 the bar).
+    Contact: the two back checkers have not passed each other; crashed: in
+    contact, and one side has at most 6 checkers outside its ace and deuce
+    points' stacks (gnubg's rule, N = 6)."""
+    a, b = [int(x) for x in a], [int(x) for x in b]
+    back_a = max((i for i in range(25) if a[i] > 0), default=-1)
+    back_b = max((i for i in range(25) if b[i] > 0), default=-1)
+    if back_a + back_b <= 22:
+        return "race"
+    n = 6
+    for s in (a, b):
+        tot = sum(s)
+        if tot <= n:
+            return "crashed"
+        if s[0] > 1:
+            if tot <= n + s[0] or (s[1] > 1 and 1 + tot - (s[0] + s[1]) <= n):
+                return "crashed"
+        elif tot <= n + (s[1] - 1):
+            return "crashed"
+    return "contact"
+
+
+def _summary(lost: np.ndarray, base: np.ndarray, classes: list, by_class: bool) -> str:
+    text = f"{lost.mean():.5f} per decision"
+    if not by_class:
+        return text
+    parts = []
+    for c in ("all",) + CLASSES:
+        m = np.ones(len(lost), bool) if c == "all" else np.array([x == c for x in classes])
+        if not m.any():
+            continue
+        se = lost[m].std(ddof=1) / np.sqrt(m.sum()) if m.sum() > 1 else 0.0
+        part = f"{c} ({m.sum()}): {lost[m].mean():.5f} +- {se:.5f}"
+        if base is not lost:
+            d = lost[m] - base[m]
+            part += f", vs gnubg 0-ply {d.mean():+.5f} +- {d.std(ddof=1) / np.sqrt(m.sum()) if m.sum() > 1 else 0.0:.5f}"
+        parts.append(part)
+    return text + "\n      " + "\n      ".join(parts)
 
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--test", default=os.path.join(HERE, "data", "test_0_1000.npz"))
+    ap.add_argument("--test", nargs="+", default=[os.path.join(HERE, "data", "test_0_1000.npz")])
     ap.add_argument("--weights", default=None, help="folder with contact.bin and race.bin")
     ap.add_argument("--variants", default="[(0, 0, 0.0), (1, 5, 0.10)]")
+    ap.add_argument("--by-class", action="store_true", help="split by position class, with paired differences")
     a = ap.parse_args(argv)
     from ai import net
     if a.weights:
         net.WEIGHTS_DIR = a.weights
     from ai import search
 
-    d = np.load(a.test)
-    res, offs, eqs = d["results"], d["offsets"], d["equities"]
-    decisions = [(offs[k], offs[k + 1]) for k in range(len(offs) - 1) if offs[k + 1] - offs[k] > 1]
-    gnubg0 = sum(float(eqs[i:j].max() - eqs[i]) for i, j in decisions) / len(decisions)
-    print(f"{len(decisions)} decisions; gnubg 0-ply loses {gnubg0:.5f} per decision", flush=True)
+    decisions = []     # (results, equities) per decision with a choice
+    for path in a.test:
+        d = np.load(path)
+        res, offs, eqs = d["results"], d["offsets"], d["equities"]
+        decisions += [(res[offs[k]:offs[k + 1]], eqs[offs[k]:offs[k + 1]])
+                      for k in range(len(offs) - 1) if offs[k + 1] - offs[k] > 1]
+    classes = [position_class(r[0, :25], r[0, 25:]) for r, _ in decisions]
+    gnubg0 = np.array([float(e.max() - e[0]) for _, e in decisions])   # candidates come in gnubg 0-ply order
+    print(f"{len(decisions)} decisions; gnubg 0-ply loses {_summary(gnubg0, gnubg0, classes, a.by_class)}", flush=True)
     ev = search.evaluator()
     for plies, max_plays, threshold in ast.literal_eval(a.variants):
         t0 = time.time()
-        lost = 0.0
-        for i, j in decisions:
-            rs = [Position(tuple(int(v) for v in res[k, :25]), tuple(int(v) for v in res[k, 25:]))
-                  for k in range(i, j)]
+        lost = []
+        for res, eqs in decisions:
+            rs = [Position(tuple(int(v) for v in row[:25]), tuple(int(v) for v in row[25:])) for row in res]
             best = search.refine(range(len(rs)), rs, [ev.after(r) for r in rs], plies,
                                  max_plays, threshold)[0].play
-            lost += float(eqs[i:j].max() - eqs[i + best])
-        print(f"  {plies}-ply, up to {max_plays} plays within {threshold}: "
-              f"{lost / len(decisions):.5f} per decision ({time.time() - t0:.0f}s)", flush=True)
+            lost.append(float(eqs.max() - eqs[best]))
+        print(f"  {plies}-ply, up to {max_plays} plays within {threshold} ({time.time() - t0:.0f}s): "
+              f"{_summary(np.array(lost), gnubg0, classes, a.by_class)}", flush=True)
 
 
 if __name__ == "__main__":
