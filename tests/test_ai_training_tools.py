@@ -33,3 +33,20 @@ def test_rejudge_at_the_same_depth_reproduces_the_test_set(tmp_path, capsys):
         lost = float(ln.split(": ")[1].split()[0])
         assert 0.0 <= lost <= max(float(e[o[k]:o[k + 1]].max() - e[o[k]:o[k + 1]].min())
                                   for k in range(6))
+
+
+def test_heldout_by_class_and_saved_losses(tmp_path, capsys):
+    src = tmp_path / "test.npz"
+    gen.generate_testset(8, 321, str(src), plies=0)
+    heldout.main(["--test", str(src), str(src), "--variants", "[(0, 0, 0.0)]", "--by-class",
+                  "--save", str(tmp_path / "h")])
+    out = capsys.readouterr().out
+    lost = np.load(tmp_path / "h_0_0_0.0.npy")
+    d = np.load(src)
+    n = sum(1 for k in range(len(d["offsets"]) - 1) if d["offsets"][k + 1] - d["offsets"][k] > 1)
+    assert len(lost) == 2 * n and (lost >= 0).all()          # both files pooled, one loss per decision
+    assert f"{2 * n} decisions;" in out and f"all ({2 * n}): {lost.mean():.5f}" in out
+    counts = [int(ln.split("(")[1].split(")")[0]) for ln in out.splitlines()
+              if ln.strip().startswith(("contact (", "crashed (", "race ("))]
+    assert sum(counts) == 2 * 2 * n                           # gnubg's row and ours, every decision classed once
+    assert "vs gnubg 0-ply" in out

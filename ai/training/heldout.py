@@ -1,6 +1,6 @@
 """Equity lost per held-out decision by our search settings (dev-only).
 
-``python -m ai.training.heldout [--test FILE ...] [--weights DIR] [--variants "[(0, 0, 0.0), (1, 5, 0.10)]"] [--by-class]``
+``python -m ai.training.heldout [--test FILE ...] [--weights DIR] [--variants "[(0, 0, 0.0), (1, 5, 0.10)]"] [--by-class] [--save PREFIX]``
 prints, for gnubg's 0-ply choice and for each (plies, max plays, threshold)
 setting of ``ai.search``'s filter, the mean equity lost per decision judged
 by the test set's equities (gnubg 1-ply for ``data/test_0_1000.npz``, or a
@@ -50,22 +50,22 @@ def position_class(a, b) -> str:
     return "contact"
 
 
-def _summary(lost: np.ndarray, base: np.ndarray, classes: list, by_class: bool) -> str:
-    text = f"{lost.mean():.5f} per decision"
-    if not by_class:
-        return text
+def _by_class(lost: np.ndarray, base: np.ndarray, classes: list) -> str:
+    """Lines: the mean loss per class with its standard error, and (unless
+    ``lost`` is ``base``) the paired difference from ``base``, gnubg 0-ply."""
     parts = []
     for c in ("all",) + CLASSES:
         m = np.ones(len(lost), bool) if c == "all" else np.array([x == c for x in classes])
-        if not m.any():
+        n = int(m.sum())
+        if not n:
             continue
-        se = lost[m].std(ddof=1) / np.sqrt(m.sum()) if m.sum() > 1 else 0.0
-        part = f"{c} ({m.sum()}): {lost[m].mean():.5f} +- {se:.5f}"
+        se = lost[m].std(ddof=1) / np.sqrt(n) if n > 1 else 0.0
+        part = f"{c} ({n}): {lost[m].mean():.5f} +- {se:.5f}"
         if base is not lost:
             d = lost[m] - base[m]
-            part += f", vs gnubg 0-ply {d.mean():+.5f} +- {d.std(ddof=1) / np.sqrt(m.sum()) if m.sum() > 1 else 0.0:.5f}"
+            part += f", vs gnubg 0-ply {d.mean():+.5f} +- {d.std(ddof=1) / np.sqrt(n) if n > 1 else 0.0:.5f}"
         parts.append(part)
-    return text + "\n      " + "\n      ".join(parts)
+    return "".join("\n      " + part for part in parts)
 
 
 def main(argv=None) -> None:
@@ -74,6 +74,8 @@ def main(argv=None) -> None:
     ap.add_argument("--weights", default=None, help="folder with contact.bin and race.bin")
     ap.add_argument("--variants", default="[(0, 0, 0.0), (1, 5, 0.10)]")
     ap.add_argument("--by-class", action="store_true", help="split by position class, with paired differences")
+    ap.add_argument("--save", default=None, help="prefix: save each setting's equity lost per decision "
+                    "(PREFIX_<plies>_<max plays>_<threshold>.npy) for paired comparisons of nets")
     a = ap.parse_args(argv)
     from ai import net
     if a.weights:
@@ -88,7 +90,8 @@ def main(argv=None) -> None:
                       for k in range(len(offs) - 1) if offs[k + 1] - offs[k] > 1]
     classes = [position_class(r[0, :25], r[0, 25:]) for r, _ in decisions]
     gnubg0 = np.array([float(e.max() - e[0]) for _, e in decisions])   # candidates come in gnubg 0-ply order
-    print(f"{len(decisions)} decisions; gnubg 0-ply loses {_summary(gnubg0, gnubg0, classes, a.by_class)}", flush=True)
+    print(f"{len(decisions)} decisions; gnubg 0-ply loses {gnubg0.mean():.5f} per decision"
+          + (_by_class(gnubg0, gnubg0, classes) if a.by_class else ""), flush=True)
     ev = search.evaluator()
     for plies, max_plays, threshold in ast.literal_eval(a.variants):
         t0 = time.time()
@@ -98,8 +101,12 @@ def main(argv=None) -> None:
             best = search.refine(range(len(rs)), rs, [ev.after(r) for r in rs], plies,
                                  max_plays, threshold)[0].play
             lost.append(float(eqs.max() - eqs[best]))
-        print(f"  {plies}-ply, up to {max_plays} plays within {threshold} ({time.time() - t0:.0f}s): "
-              f"{_summary(np.array(lost), gnubg0, classes, a.by_class)}", flush=True)
+        lost = np.array(lost)
+        if a.save:
+            np.save(f"{a.save}_{plies}_{max_plays}_{threshold}.npy", lost)
+        print(f"  {plies}-ply, up to {max_plays} plays within {threshold}: "
+              f"{lost.mean():.5f} per decision ({time.time() - t0:.0f}s)"
+              + (_by_class(lost, gnubg0, classes) if a.by_class else ""), flush=True)
 
 
 if __name__ == "__main__":
