@@ -480,3 +480,23 @@ def test_invite_from_the_form_and_a_connection_that_cannot_be_made(players, wait
     host.click("#new-game")
     host.wait_for_selector("#friend-panel", state="detached", timeout=10_000)
     assert attrs(host).get("me") == "white" and "friend-game" not in host.get_attribute("body", "class")
+
+
+def test_the_reply_tab_stays_connected_when_the_ack_comes_last(players):
+    """The game tab may post "connected" before its "answer-ack" (the channel can open
+    before the coroutine that applied the reply resumes; CI saw it): the reply tab
+    keeps saying Connected, not "Connecting…"."""
+    make, _ = players
+    ctx = make("host", "Ann")
+    game = ctx.new_page()          # stands in for the game tab: answers on the same channel
+    game.goto("reply.html")        # any page of the site, for its origin
+    game.evaluate("""() => { window.__bc = new BroadcastChannel('bg-friend');
+        window.__bc.onmessage = (e) => { if (e.data && e.data.type === 'answer') {
+            window.__bc.postMessage({type: 'connected', id: e.data.id});
+            window.__bc.postMessage({type: 'answer-ack', id: e.data.id, ok: true, text: ''}); } }; }""")
+    tab = ctx.new_page()
+    tab.goto("reply.html#r=" + "A" * 40)
+    tab.wait_for_function("document.getElementById('reply-status').dataset.state === 'connected'", timeout=10_000)
+    tab.wait_for_timeout(500)      # the ack has long arrived
+    assert tab.get_attribute("#reply-status", "data-state") == "connected"
+    assert "Connected" in tab.inner_text("#reply-status")

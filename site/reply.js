@@ -10,6 +10,7 @@ const say = (text, state) => { status.textContent = text; status.dataset.state =
 
 const code = new URLSearchParams(location.hash.slice(1)).get("r") || "";
 let done = false;
+let connected = false;   // the game tab's "connected" can overtake its "answer-ack"
 
 function showCode() {
   codeBox.textContent = code;
@@ -34,9 +35,11 @@ if (!/^[A-Za-z0-9_-]{20,1200}$/.test(code)) {
     if (m.id !== id) return;
     if (m.type === "answer-ack") {
       done = true;
+      if (connected) return;   // the channel opened before the game tab got round to the ack
       if (m.ok) say("Connecting to your friend…", "connecting");
       else { say(String(m.text || "Your game could not use this reply."), "refused"); }
     } else if (m.type === "connected") {
+      done = connected = true;
       say("Connected! Return to your game tab — you can close this one.", "connected");
       document.title = "Connected — Backgammon";
     }
