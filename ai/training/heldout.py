@@ -50,12 +50,12 @@ def position_class(a, b) -> str:
     return "contact"
 
 
-def _by_class(lost: np.ndarray, base: np.ndarray, classes: list) -> str:
-    """Lines: the mean loss per class with its standard error, and (unless
-    ``lost`` is ``base``) the paired difference from ``base``, gnubg 0-ply."""
+def _by_class(lost: np.ndarray, base: np.ndarray, masks: dict) -> str:
+    """Lines: the mean loss per class (``masks``: class -> decisions) with its
+    standard error, and (unless ``lost`` is ``base``) the paired difference
+    from ``base``, gnubg 0-ply."""
     parts = []
-    for c in ("all",) + CLASSES:
-        m = np.ones(len(lost), bool) if c == "all" else np.array([x == c for x in classes])
+    for c, m in masks.items():
         n = int(m.sum())
         if not n:
             continue
@@ -88,10 +88,11 @@ def main(argv=None) -> None:
         res, offs, eqs = d["results"], d["offsets"], d["equities"]
         decisions += [(res[offs[k]:offs[k + 1]], eqs[offs[k]:offs[k + 1]])
                       for k in range(len(offs) - 1) if offs[k + 1] - offs[k] > 1]
-    classes = [position_class(r[0, :25], r[0, 25:]) for r, _ in decisions]
+    classes = np.array([position_class(r[0, :25], r[0, 25:]) for r, _ in decisions])
+    masks = {"all": np.ones(len(decisions), bool)} | {c: classes == c for c in CLASSES}
     gnubg0 = np.array([float(e.max() - e[0]) for _, e in decisions])   # candidates come in gnubg 0-ply order
     print(f"{len(decisions)} decisions; gnubg 0-ply loses {gnubg0.mean():.5f} per decision"
-          + (_by_class(gnubg0, gnubg0, classes) if a.by_class else ""), flush=True)
+          + (_by_class(gnubg0, gnubg0, masks) if a.by_class else ""), flush=True)
     ev = search.evaluator()
     for plies, max_plays, threshold in ast.literal_eval(a.variants):
         t0 = time.time()
@@ -106,7 +107,7 @@ def main(argv=None) -> None:
             np.save(f"{a.save}_{plies}_{max_plays}_{threshold}.npy", lost)
         print(f"  {plies}-ply, up to {max_plays} plays within {threshold}: "
               f"{lost.mean():.5f} per decision ({time.time() - t0:.0f}s)"
-              + (_by_class(lost, gnubg0, classes) if a.by_class else ""), flush=True)
+              + (_by_class(lost, gnubg0, masks) if a.by_class else ""), flush=True)
 
 
 if __name__ == "__main__":
