@@ -2,7 +2,8 @@
 
 Steps (each resumable: finished parts are kept in ai/training/data/):
  1. noisy gnubg-nn self-play games, in chunks; positions labelled with
-    gnubg-nn 0-ply probabilities (see gen.py; ``--label-plies 1`` for 1-ply);
+    gnubg-nn 1-ply probabilities (see gen.py; ``--label-plies 0`` for the
+    cheap 0-ply labels of the weights before 2026-12-04);
  2. a held-out set of decisions for strength checkpoints;
  3. train a contact net and a race net (torch, CPU, one thread) on the shared
     encoder's inputs, saving a checkpoint every epoch and printing, every
@@ -151,7 +152,8 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--chunks", type=int, default=10, help="chunks of --chunk-games games")
     ap.add_argument("--chunk-games", type=int, default=5000)
-    ap.add_argument("--label-plies", type=int, default=0, help="gnubg plies for the labels")
+    ap.add_argument("--label-plies", type=int, default=1,
+                    help="gnubg plies for the labels (0: ~300x faster, weaker nets)")
     ap.add_argument("--test", type=int, default=1000, help="held-out decisions")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--race-epochs", type=int, default=15)
