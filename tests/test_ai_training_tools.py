@@ -1,10 +1,15 @@
-"""The held-out tools: re-judging a test set, and scoring our search on it."""
+"""The training tools: re-judging a test set, scoring our search on it, reading
+weights files back, and the committed 2-ply label shards."""
 
 from __future__ import annotations
 
-import numpy as np
+import glob
+import os
 
-from ai.training import gen, heldout, rejudge
+import numpy as np
+import pytest
+
+from ai.training import deep_labels, gen, heldout, rejudge
 
 
 def test_rejudge_at_the_same_depth_reproduces_the_test_set(tmp_path, capsys):
@@ -50,3 +55,64 @@ def test_heldout_by_class_and_saved_losses(tmp_path, capsys):
               if ln.strip().startswith(("contact (", "crashed (", "race ("))]
     assert sum(counts) == 2 * 2 * n                           # gnubg's row and ours, every decision classed once
     assert "vs gnubg 0-ply" in out
+
+
+def test_weights_file_reads_back_to_the_same_bytes(tmp_path):
+    from ai.training import export
+
+    path = os.path.join(os.path.dirname(heldout.HERE), "weights", "contact.bin")
+    sd = export.read(path)
+    assert sd["l1.weight"].shape == (512, 219) and sd["l2.weight"].shape == (5, 512)
+    export.export(str(tmp_path / "again.bin"), sd["l1.weight"], sd["l1.bias"],
+                  sd["l2.weight"], sd["l2.bias"])
+    assert (tmp_path / "again.bin").read_bytes() == open(path, "rb").read()
+    (tmp_path / "bad.bin").write_bytes(b"BGNN" + open(path, "rb").read()[4:-2])
+    with pytest.raises(ValueError, match="values, expected"):
+        export.read(str(tmp_path / "bad.bin"))
+
+
+def test_shard_round_trip(tmp_path):
+    import gnubg_nn
+
+    rows = gen.collect_boards(3, 77)[:40]
+    probs = np.array([gnubg_nn.probabilities((r[:25].tolist(), r[25:].tolist()), 0) for r in rows])
+    idx = np.array(sorted(np.random.default_rng(1).choice(10_000, size=len(rows), replace=False)))
+    path = str(tmp_path / "c3_s007.npz")
+    deep_labels.save_shard(path, idx, rows, deep_labels.encode_labels(probs), 0)
+    got_idx, q, sha = deep_labels.read_shard(path)
+    assert (got_idx == idx).all() and sha == deep_labels.digest(rows)
+    assert np.abs(deep_labels.decode_labels(q) - probs).max() <= 0.5 / 65535 + 1e-7
+    assert sha != deep_labels.digest(rows[::-1])
+
+
+def test_committed_2ply_shards_are_gnubg_2ply_labels_of_their_positions():
+    """Every committed shard has the promised form; chunk 0's shards are its contact
+    positions in their fixed order, unchanged (SHA-256), and a sample of their
+    labels is gnubg-nn's 2-ply evaluation again."""
+    import gnubg_nn
+
+    files = sorted(glob.glob(os.path.join(deep_labels.LABELS, "c*_s*.npz")))
+    assert files, "no committed 2-ply shards"
+    for f in files:
+        d = np.load(f)
+        assert int(d["plies"]) == 2 and d["labels"].dtype == np.uint16
+        q = d["labels"].astype(np.int64)
+        assert q.shape == (len(d["gaps"]), 5) and 0 < len(q) <= deep_labels.SHARD
+        assert (q[:, 1] <= q[:, 0]).all() and (q[:, 2] <= q[:, 1]).all()   # gammons within wins
+        assert (q[:, 4] <= q[:, 3]).all() and (q[:, 3] <= 65535 - q[:, 0] + 1).all()
+    boards = deep_labels.chunk_boards(0)
+    perm = deep_labels.order(0, boards)
+    rng = np.random.default_rng(0)
+    chunk0 = [f for f in files if os.path.basename(f).startswith("c0_")]
+    assert chunk0
+    for f in chunk0:
+        s = int(os.path.basename(f).split("_s")[1].split(".")[0])
+        idx, q, sha = deep_labels.read_shard(f)
+        assert (idx == np.sort(perm[s * deep_labels.SHARD:(s + 1) * deep_labels.SHARD])).all()
+        assert deep_labels.digest(boards[idx]) == sha
+    for f in rng.choice(chunk0, size=min(3, len(chunk0)), replace=False):
+        idx, q, _ = deep_labels.read_shard(f)
+        for k in rng.choice(len(idx), size=4, replace=False):
+            r = boards[idx[k]].tolist()
+            want = gnubg_nn.probabilities((r[:25], r[25:]), 2)
+            assert np.abs(deep_labels.decode_labels(q[k]) - np.array(want)).max() < 2e-5

@@ -29,6 +29,24 @@ def export(path: str, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.nda
             f.write(p)
 
 
+def read(path: str) -> dict:
+    """A weights file back as float32 arrays in torch's layout: ``l1.weight``
+    (n_hidden, n_in), ``l1.bias``, ``l2.weight`` (n_out, n_hidden), ``l2.bias``.
+    ``export`` of these arrays writes the same bytes again."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    if raw[:4] != b"BGNN":
+        raise ValueError(f"{path}: not a BGNN weights file")
+    _, n_in, n_hidden, n_out = struct.unpack("<4H", raw[4:12])
+    a = np.frombuffer(raw, dtype="<f2", offset=12).astype(np.float32)
+    sizes = [n_in * n_hidden, n_hidden, n_out * n_hidden, n_out]
+    if len(a) != sum(sizes):
+        raise ValueError(f"{path}: {len(a)} values, expected {sum(sizes)}")
+    w1, b1, w2, b2 = np.split(a, np.cumsum(sizes)[:-1])
+    return {"l1.weight": w1.reshape(n_in, n_hidden).T.copy(), "l1.bias": b1.copy(),
+            "l2.weight": w2.reshape(n_out, n_hidden).copy(), "l2.bias": b2.copy()}
+
+
 def quantised(a: np.ndarray) -> np.ndarray:
     """The float32 values the runtime sees after the float16 round trip."""
     return np.asarray(a, dtype=np.float16).astype(np.float32)

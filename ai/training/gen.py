@@ -75,7 +75,10 @@ def play_game(rng: random.Random, noise: float, eps: float, on_decision) -> None
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
 
 
-def generate(n_games: int, seed: int, out: str, alts: int = 1, plies: int = 1) -> None:
+def collect_boards(n_games: int, seed: int, alts: int = 1) -> np.ndarray:
+    """The unlabelled positions of ``generate(n_games, seed, ...)``, in the
+    same order (labelling draws nothing from the generator, so a chunk's
+    positions can be rebuilt in about a minute without its labels)."""
     rng = random.Random(seed)
     boards: list[list[int]] = []
 
@@ -96,7 +99,11 @@ def generate(n_games: int, seed: int, out: str, alts: int = 1, plies: int = 1) -
         play_game(rng, noise, 0.05, on_decision)
         if g % 50 == 0 or g == n_games - 1:
             progress(g + 1, n_games, t0, f"games ({len(boards)} positions)")
-    arr = np.array(boards, dtype=np.uint8)
+    return np.array(boards, dtype=np.uint8)
+
+
+def generate(n_games: int, seed: int, out: str, alts: int = 1, plies: int = 1) -> None:
+    arr = collect_boards(n_games, seed, alts)
     labels = np.zeros((len(arr), 5), dtype=np.float32)
     t0 = time.time()
     for i, row in enumerate(arr):
