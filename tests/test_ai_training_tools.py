@@ -116,3 +116,28 @@ def test_committed_2ply_shards_are_gnubg_2ply_labels_of_their_positions():
             r = boards[idx[k]].tolist()
             want = gnubg_nn.probabilities((r[:25], r[25:]), 2)
             assert np.abs(deep_labels.decode_labels(q[k]) - np.array(want)).max() < 2e-5
+
+
+def test_paired_judge_scores_only_differing_choices(tmp_path, capsys):
+    from ai.training import paired
+
+    src = tmp_path / "test.npz"
+    gen.generate_testset(8, 99, str(src), plies=0)
+    d = np.load(src)
+    o, e = d["offsets"], d["equities"]
+    ks = [k for k in range(len(o) - 1) if o[k + 1] - o[k] > 1]
+    a = np.zeros(len(ks), dtype=np.int64)                      # gnubg 0-ply's choice
+    b = np.array([int(np.argmin(e[o[k]:o[k + 1]])) for k in ks])  # the worst play
+    b[0] = 0                                                   # one agreement
+    np.save(tmp_path / "a.npy", a)
+    np.save(tmp_path / "b.npy", b)
+    paired.main(["--test", str(src), "--a", str(tmp_path / "a.npy"), "--b", str(tmp_path / "b.npy"),
+                 "--plies", "0", "--save", str(tmp_path / "d.npy")])
+    diff = np.load(tmp_path / "d.npy")
+    want = np.array([e[o[k] + b[i]] - e[o[k] + a[i]] for i, k in enumerate(ks)])
+    assert np.abs(diff - want).max() < 1e-5 and diff[0] == 0.0
+    assert (diff <= 1e-6).all() and diff.min() < 0                # the worst play never gains
+    out = capsys.readouterr().out
+    assert f"{len(ks)} decisions, {int((a != b).sum())} with different choices" in out
+    with pytest.raises(ValueError, match="decisions but"):
+        paired.judge([str(src)], a[:-1], b[:-1], 0)

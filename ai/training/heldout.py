@@ -75,7 +75,8 @@ def main(argv=None) -> None:
     ap.add_argument("--variants", default="[(0, 0, 0.0), (1, 5, 0.10)]")
     ap.add_argument("--by-class", action="store_true", help="split by position class, with paired differences")
     ap.add_argument("--save", default=None, help="prefix: save each setting's equity lost per decision "
-                    "(PREFIX_<plies>_<max plays>_<threshold>.npy) for paired comparisons of nets")
+                    "(PREFIX_<plies>_<max plays>_<threshold>.npy) and the play it chose "
+                    "(..._choice.npy) for paired comparisons of nets")
     a = ap.parse_args(argv)
     from ai import net
     if a.weights:
@@ -96,15 +97,17 @@ def main(argv=None) -> None:
     ev = search.evaluator()
     for plies, max_plays, threshold in ast.literal_eval(a.variants):
         t0 = time.time()
-        lost = []
+        lost, chosen = [], []
         for res, eqs in decisions:
             rs = [Position(tuple(int(v) for v in row[:25]), tuple(int(v) for v in row[25:])) for row in res]
             best = search.refine(range(len(rs)), rs, [ev.after(r) for r in rs], plies,
                                  max_plays, threshold)[0].play
             lost.append(float(eqs.max() - eqs[best]))
+            chosen.append(best)
         lost = np.array(lost)
         if a.save:
             np.save(f"{a.save}_{plies}_{max_plays}_{threshold}.npy", lost)
+            np.save(f"{a.save}_{plies}_{max_plays}_{threshold}_choice.npy", np.array(chosen))
         print(f"  {plies}-ply, up to {max_plays} plays within {threshold}: "
               f"{lost.mean():.5f} per decision ({time.time() - t0:.0f}s)"
               + (_by_class(lost, gnubg0, masks) if a.by_class else ""), flush=True)
