@@ -141,3 +141,23 @@ def test_paired_judge_scores_only_differing_choices(tmp_path, capsys):
     assert f"{len(ks)} decisions, {int((a != b).sum())} with different choices" in out
     with pytest.raises(ValueError, match="decisions but"):
         paired.judge([str(src)], a[:-1], b[:-1], 0)
+
+
+def test_label_shard_writes_the_shard_that_load_reads(tmp_path, monkeypatch):
+    import gnubg_nn
+
+    monkeypatch.setattr(deep_labels, "LABELS", str(tmp_path))
+    monkeypatch.setattr(deep_labels, "SHARD", 15)
+    boards = gen.collect_boards(3, 77)
+    perm = deep_labels.order(5, boards)
+    monkeypatch.setattr(deep_labels, "chunk_boards", lambda c: boards)
+    deep_labels.label_shard(5, 1, boards, perm, 0)
+    idx, q, sha = deep_labels.read_shard(str(tmp_path / "c5_s001.npz"))
+    assert (idx == np.sort(perm[15:30])).all() and len(list(tmp_path.iterdir())) == 1
+    want = np.array([gnubg_nn.probabilities((r[:25], r[25:]), 0) for r in boards[idx].tolist()])
+    assert np.abs(deep_labels.decode_labels(q) - want).max() <= 0.5 / 65535 + 1e-7
+    chunks, idxs, rows, labels = deep_labels.load()
+    assert (chunks == 5).all() and (idxs == idx).all() and (rows == boards[idx]).all()
+    monkeypatch.setattr(deep_labels, "chunk_boards", lambda c: boards[::-1].copy())
+    with pytest.raises(ValueError, match="differ from chunk 5"):
+        deep_labels.load()

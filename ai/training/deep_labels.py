@@ -106,7 +106,6 @@ def label_shard(c: int, s: int, boards: np.ndarray, perm: np.ndarray, plies: int
     os.makedirs(LABELS, exist_ok=True)
     path = shard_path(c, s)
     save_shard(path, idx, rows, encode_labels(out), plies)
-    os.replace(path + ".tmp.npz", path)
     print(f"chunk {c} shard {s}: {len(rows)} positions in {time.time() - t0:.0f}s -> {path}",
           flush=True)
 

@@ -51,6 +51,20 @@ def anchor_boards(chunks: np.ndarray, idxs: np.ndarray, n: int, seed: int) -> np
     return pool[rng.choice(len(pool), size=min(n, len(pool)), replace=False)]
 
 
+def zero_ply_losses(tests: list, nets: dict) -> np.ndarray:
+    """Equity lost per decision (with a choice) by the nets' 0-ply choice, judged by each
+    test set's own equities."""
+    out = []
+    for t in tests:
+        eqs = t.net_equities(nets)
+        for k in range(len(t.offsets) - 1):
+            a, b = t.offsets[k], t.offsets[k + 1]
+            if b - a > 1:
+                e = t.eqs[a:b]
+                out.append(float(e.max() - e[int(np.argmax(eqs[a:b]))]))
+    return np.array(out)
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
@@ -60,6 +74,9 @@ def main(argv=None) -> None:
                     help="anchor positions per labelled one (0: labels only)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--limit", type=int, default=0, help="use only the first N labelled positions")
+    ap.add_argument("--judge", nargs="*", default=[],
+                    help="held-out test sets (e.g. re-judged at 2-ply): print the 0-ply loss per "
+                    "decision before and after, with the paired difference")
     a = ap.parse_args(argv)
     torch.set_num_threads(1)
     torch.manual_seed(a.seed)
@@ -121,6 +138,15 @@ def main(argv=None) -> None:
         sched.step()
         net.eval()
         print(f"epoch {ep + 1}: held-back 2-ply labels, equity MAE {val_mae():.4f}", flush=True)
+    if a.judge:
+        race = load_net(os.path.join(WEIGHTS, "race.bin"))
+        tests = [train.TestSet(p) for p in a.judge]
+        before = zero_ply_losses(tests, {"contact": start, "race": race})
+        after = zero_ply_losses(tests, {"contact": net, "race": race})
+        d = after - before
+        print(f"0-ply equity lost per decision ({len(d)}, judged by {' '.join(a.judge)}): "
+              f"{before.mean():.5f} before, {after.mean():.5f} after, paired "
+              f"{d.mean():+.5f} +- {d.std(ddof=1) / np.sqrt(len(d)):.5f}", flush=True)
     os.makedirs(a.out, exist_ok=True)
     sd = {k: v.detach().numpy() for k, v in net.state_dict().items()}
     export.export(os.path.join(a.out, "contact.bin"), sd["l1.weight"], sd["l1.bias"],
