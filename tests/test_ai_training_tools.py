@@ -161,3 +161,24 @@ def test_label_shard_writes_the_shard_that_load_reads(tmp_path, monkeypatch):
     monkeypatch.setattr(deep_labels, "chunk_boards", lambda c: boards[::-1].copy())
     with pytest.raises(ValueError, match="differ from chunk 5"):
         deep_labels.load()
+
+
+def test_committed_2ply_judged_test_sets_are_what_they_say(tmp_path):
+    """ai/training/judged/test_<seed>_<n>_2ply.npz: the held-out decisions of
+    gen.generate_testset(n, seed) (a smaller n gives a prefix), every result judged
+    by gnubg 2-ply; checked on the first decisions of each."""
+    files = sorted(glob.glob(os.path.join(deep_labels.HERE, "judged", "test_*_*_2ply.npz")))
+    assert len(files) == 2
+    for f in files:
+        seed, n = (int(v) for v in os.path.basename(f).split("_")[1:3])
+        d = np.load(f)
+        assert len(d["offsets"]) == n + 1
+        gen.generate_testset(4, seed, str(tmp_path / "t.npz"), plies=0)
+        small = np.load(tmp_path / "t.npz")
+        m = int(small["offsets"][-1])
+        assert (small["offsets"] == d["offsets"][:5]).all()
+        assert (small["results"] == d["results"][:m]).all()
+        for k in range(m):
+            r = d["results"][k]
+            want = gen.result_equity([r[:25].tolist(), r[25:].tolist()], 2)
+            assert abs(want - float(d["equities"][k])) < 1e-5
