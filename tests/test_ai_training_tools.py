@@ -182,3 +182,20 @@ def test_committed_2ply_judged_test_sets_are_what_they_say(tmp_path):
             r = d["results"][k]
             want = gen.result_equity([r[:25].tolist(), r[25:].tolist()], 2)
             assert abs(want - float(d["equities"][k])) < 1e-5
+
+
+def test_apply_deep_labels_overwrites_exactly_the_shards_rows():
+    rng = np.random.default_rng(3)
+    sizes = [7, 5, 6]
+    boards = rng.integers(0, 4, size=(18, 50)).astype(np.uint8)
+    labels = np.zeros((18, 5), np.float32)
+    ch = np.array([0, 2, 2, 3], np.int16)           # chunk 3 is not loaded: left out
+    ix = np.array([6, 0, 5, 1], np.uint32)
+    rows = np.array([6, 12, 17])
+    bd = np.concatenate([boards[rows], rng.integers(0, 4, size=(1, 50)).astype(np.uint8)])
+    lb = rng.random((4, 5)).astype(np.float32)
+    assert deep_labels.apply(boards, labels, sizes, (ch, ix, bd, lb)) == 3
+    assert (labels[rows] == lb[:3]).all() and not labels[np.setdiff1d(np.arange(18), rows)].any()
+    bd[0, 0] += 1
+    with pytest.raises(ValueError, match="differ from the chunks"):
+        deep_labels.apply(boards, labels, sizes, (ch, ix, bd, lb))

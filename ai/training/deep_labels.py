@@ -53,10 +53,13 @@ def chunk_seed(c: int) -> int:
 
 
 def chunk_boards(c: int) -> np.ndarray:
-    """Chunk c's positions (cached in data/, rebuilt when missing)."""
+    """Chunk c's positions (from data/: the cache, or train.py's labelled chunk;
+    rebuilt when neither is there)."""
     path = os.path.join(DATA, f"boards_{SEED}_{c}_{CHUNK_GAMES}g.npy")
     if os.path.exists(path):
         return np.load(path)
+    for labelled in sorted(glob.glob(os.path.join(DATA, f"chunk_{SEED}_{c}_{CHUNK_GAMES}g_*ply.npz"))):
+        return np.load(labelled)["boards"]  # train.py's chunk: the same positions
     from ai.training import gen
 
     boards = gen.collect_boards(CHUNK_GAMES, chunk_seed(c))
@@ -151,6 +154,20 @@ def load(check: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
                 np.zeros((0, 5), np.float32))
     return (np.concatenate(chunks), np.concatenate(idxs), np.concatenate(boards),
             np.concatenate(labels))
+
+
+def apply(boards: np.ndarray, labels: np.ndarray, sizes: list[int], shards) -> int:
+    """Overwrite ``labels`` (the chunks' rows, concatenated; ``sizes``: rows per
+    chunk) with the shards' labels (``load()``) of the same positions;
+    returns how many. Shards of chunks beyond these are left out."""
+    ch, ix, bd, lb = shards
+    starts = np.cumsum([0] + list(sizes))
+    use = ch < len(sizes)
+    rows = starts[ch[use]] + ix[use]
+    if not np.array_equal(boards[rows], bd[use]):
+        raise ValueError("the 2-ply shards' positions differ from the chunks here")
+    labels[rows] = lb[use]
+    return int(use.sum())
 
 
 def status() -> None:

@@ -23,7 +23,7 @@ import numpy as np
 import torch
 
 from ai import encoder
-from ai.training import export, gen
+from ai.training import deep_labels, export, gen
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data")
@@ -159,6 +159,9 @@ def main(argv=None) -> None:
     ap.add_argument("--race-epochs", type=int, default=15)
     ap.add_argument("--hidden", type=int, default=512)
     ap.add_argument("--race-hidden", type=int, default=64)
+    ap.add_argument("--deep-labels", action="store_true",
+                    help="where a committed 2-ply shard (deep_labels.py) labels a position, "
+                    "train on that label instead")
     ap.add_argument("--gen-only", action="store_true", help="only generate the data")
     ap.add_argument("--tag", default="", help="suffix for checkpoint names (a fresh training run)")
     ap.add_argument("--out", default=WEIGHTS, help="folder for the exported weights")
@@ -187,6 +190,12 @@ def main(argv=None) -> None:
     boards = np.concatenate([np.load(f)["boards"] for f in files])
     labels = np.concatenate([np.load(f)["labels"] for f in files])
     print(f"{len(boards)} labelled positions ({time.time() - t_start:.0f}s so far)", flush=True)
+    if a.deep_labels:
+        if a.seed != deep_labels.SEED or a.chunk_games != deep_labels.CHUNK_GAMES:
+            raise SystemExit("--deep-labels: the shards label the chunks of --seed 0 --chunk-games 5000")
+        n = deep_labels.apply(boards, labels, [len(np.load(f)["labels"]) for f in files],
+                              deep_labels.load())
+        print(f"{n} of them take gnubg 2-ply labels from the committed shards", flush=True)
     contact = contact_mask(boards)
     test = TestSet(test_path)
     # gnubg 0-ply baseline: its choice is the first play of each decision.
