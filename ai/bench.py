@@ -281,7 +281,15 @@ def main(argv=None) -> int:
     ap.add_argument("--judge-plies", type=int, default=1, help="gnubg plies for the error rate")
     ap.add_argument("--no-judge", action="store_true")
     ap.add_argument("--ladder", action="store_true", help="level k vs level k-1, k = 2..5")
+    ap.add_argument("--weights", default=None,
+                    help="folder with contact.bin and race.bin to play instead of ai/weights/")
     a = ap.parse_args(argv)
+    if a.weights:
+        from ai import net, search
+
+        net.WEIGHTS_DIR = a.weights
+        net._NETS.clear()  # both loaded lazily: the next evaluation reads these
+        search._EVALUATOR.clear()
     pairs = max(1, (a.games + 1) // 2)
     judge = None if a.no_judge else Judge(a.judge_plies)
     if a.ladder:

@@ -90,3 +90,24 @@ def test_gnubg_two_ply_player_filters_then_agrees_on_opening_rolls(monkeypatch):
                 == bench.GnubgPlayer("expert", 1).choose(start, d1, d2, plays))
         # every play at 0-ply, then at most 8 of them at 2-ply
         assert seen.count(0) == len(plays) and 1 <= seen.count(2) <= 8
+
+
+def test_weights_option_plays_the_given_nets(tmp_path, monkeypatch, capsys):
+    import shutil
+
+    import pytest
+
+    from ai import bench, net, search
+
+    committed = net.WEIGHTS_DIR
+    monkeypatch.setattr(net, "WEIGHTS_DIR", committed)   # restored after the test
+    monkeypatch.setattr(net, "_NETS", {})
+    monkeypatch.setattr(search, "_EVALUATOR", [])
+    args = ["--games", "2", "--level", "1", "--opponent", "level1", "--no-judge",
+            "--weights", str(tmp_path)]
+    with pytest.raises(FileNotFoundError, match="contact.bin"):   # an empty folder: nothing to play
+        bench.main(args)
+    for name in ("contact.bin", "race.bin"):
+        shutil.copy(f"{committed}/{name}", tmp_path)
+    assert bench.main(args) == 0 and net.WEIGHTS_DIR == str(tmp_path)
+    assert "ai level 1 vs ai level 1: 2/2 games" in capsys.readouterr().err
