@@ -64,8 +64,9 @@ def chunk_boards(c: int) -> np.ndarray:
 
     boards = gen.collect_boards(CHUNK_GAMES, chunk_seed(c))
     os.makedirs(DATA, exist_ok=True)
-    np.save(path + ".tmp.npy", boards)
-    os.replace(path + ".tmp.npy", path)
+    tmp = f"{path}.{os.getpid()}.tmp.npy"  # two labelling processes may rebuild it at once
+    np.save(tmp, boards)
+    os.replace(tmp, path)
     return boards
 
 
