@@ -163,6 +163,9 @@ def main(argv=None) -> None:
                     help="where a committed 2-ply shard (deep_labels.py) labels a position, "
                     "train on that label instead")
     ap.add_argument("--gen-only", action="store_true", help="only generate the data")
+    ap.add_argument("--net-seed", type=int, default=None,
+                    help="seed for the nets' initial weights and batch order (default: --seed); "
+                    "to measure how much a change depends on it")
     ap.add_argument("--tag", default="", help="suffix for checkpoint names (a fresh training run)")
     ap.add_argument("--out", default=WEIGHTS, help="folder for the exported weights")
     a = ap.parse_args(argv)
@@ -205,12 +208,13 @@ def main(argv=None) -> None:
 
     nets: dict = {}
     xr = encode_boards(boards[~contact], "race")
+    net_seed = a.seed if a.net_seed is None else a.net_seed
     race = train_net("race", xr, labels[~contact], a.race_hidden, a.race_epochs,
-                     a.seed, None, nets)
+                     net_seed, None, nets)
     del xr
     xc = encode_boards(boards[contact], "contact")
     contact_net = train_net("contact", xc, labels[contact], a.hidden, a.epochs,
-                            a.seed, test, nets)
+                            net_seed, test, nets)
     os.makedirs(a.out, exist_ok=True)
     for name, net in (("contact", contact_net), ("race", race)):
         sd = {k: v.detach().numpy() for k, v in net.state_dict().items()}
