@@ -4,7 +4,7 @@ A net trained on gnubg 2-ply labels imitates the 2-ply judge, so that judge
 flatters it (as the 1-ply judge flattered the 1-ply-label net). This judges
 only what separates two players: on each decision where their saved choices
 (``heldout.py --save``: ``PREFIX_..._choice.npy``) differ, both results are
-evaluated with gnubg at ``--plies`` (3-ply: about 0.35 s a position here),
+evaluated with gnubg at ``--plies`` (3-ply: about 0.4 s a position here),
 and the mean of (B's equity - A's) over all decisions is printed with its
 standard error (decisions where they agree count as 0).
 
