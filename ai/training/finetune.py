@@ -25,7 +25,7 @@ import time
 import numpy as np
 import torch
 
-from ai.training import deep_labels, export, gen, train
+from ai.training import deep_labels, export, train
 
 WEIGHTS = train.WEIGHTS
 
@@ -124,17 +124,8 @@ def main(argv=None) -> None:
     print(f"held-back 2-ply labels ({n_val}): equity MAE {val_mae():.4f} before", flush=True)
     for ep in range(a.epochs):
         net.train()
-        order = tr[rng.permutation(len(tr))]
-        nb = len(order) // bs
-        t0 = time.time()
-        for b in range(nb):
-            idx = torch.from_numpy(order[b * bs:(b + 1) * bs])
-            loss = torch.nn.functional.binary_cross_entropy(net(xt[idx]), yt[idx])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            if b % 500 == 0 or b == nb - 1:
-                gen.progress(b + 1, nb, t0, f"epoch {ep + 1}/{a.epochs}")
+        train.run_epoch(net, opt, xt, yt, tr[rng.permutation(len(tr))], bs,
+                        f"epoch {ep + 1}/{a.epochs}")
         sched.step()
         net.eval()
         print(f"epoch {ep + 1}: held-back 2-ply labels, equity MAE {val_mae():.4f}", flush=True)

@@ -94,6 +94,22 @@ class TestSet:
         return out
 
 
+def run_epoch(net, opt, xt: torch.Tensor, yt: torch.Tensor, order: np.ndarray, bs: int,
+              label: str) -> None:
+    """One pass over the rows ``order`` in batches of ``bs``: binary cross-entropy
+    against ``yt``, one optimiser step a batch, a progress bar on stderr."""
+    t0 = time.time()
+    nb = len(order) // bs
+    for b in range(nb):
+        idx = torch.from_numpy(order[b * bs:(b + 1) * bs])
+        loss = torch.nn.functional.binary_cross_entropy(net(xt[idx]), yt[idx])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if b % 500 == 0 or b == nb - 1:
+            gen.progress(b + 1, nb, t0, label)
+
+
 def train_net(name: str, x: np.ndarray, y: np.ndarray, n_hidden: int, epochs: int,
               seed: int, test: TestSet | None, nets: dict) -> Net:
     torch.manual_seed(seed)
@@ -118,18 +134,8 @@ def train_net(name: str, x: np.ndarray, y: np.ndarray, n_hidden: int, epochs: in
     bs = 128
     for ep in range(start, epochs):
         net.train()
-        order = tr[rng.permutation(len(tr))] if True else tr
-        t0 = time.time()
-        nb = len(order) // bs
-        for b in range(nb):
-            idx = torch.from_numpy(order[b * bs:(b + 1) * bs])
-            p = net(xt[idx])
-            loss = torch.nn.functional.binary_cross_entropy(p, yt[idx])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            if b % 500 == 0 or b == nb - 1:
-                gen.progress(b + 1, nb, t0, f"[{name}] epoch {ep + 1}/{epochs}")
+        run_epoch(net, opt, xt, yt, tr[rng.permutation(len(tr))], bs,
+                  f"[{name}] epoch {ep + 1}/{epochs}")
         sched.step()
         net.eval()
         with torch.no_grad():
