@@ -28,10 +28,37 @@ Layout (named offsets; ``SIDE`` = one side's block, mover first):
                           other side's home and outer boards, ``PRIME`` longest
                           run of made points / 6, ``CLOSED`` (home points made
                           / 6) squared (the other side's chance to stay out)
+``EXT + k`` (contact)     more contact features, mover's 13 then the
+                          opponent's 13 (zero in races), after GNU Backgammon's
+                          contact inputs (their names in brackets; "the
+                          blocker" is the other side's rearmost checker):
+                          ``BREAK`` [break contact] pips this side needs to
+                          bring every checker past the blocker / 167,
+                          ``FREEPIP`` pips of its checkers already past it
+                          / 100, ``TIMING`` pips it can play without breaking
+                          its home points or its points beyond the blocker
+                          / 100, ``BANCHOR`` (rearmost made point + 1) / 25,
+                          ``FANCHOR`` most forward point made in the other
+                          side's home board (its 1- to 6-point: 1/6 .. 1; its
+                          outer board: 7/6 .. 2; none: 2), ``ACONTAIN`` 1 - the
+                          fewest escaping rolls of 36 from its rearmost
+                          checker's point to its 15-point, ``MOBILITY`` escaping
+                          rolls times distance from home, summed over its
+                          checkers outside home / 3600, ``MOMENT2`` mean squared
+                          distance beyond the mean point of the checkers
+                          behind it / 400, ``ENTER`` with checkers on the bar,
+                          the pips of the 36 rolls that cannot enter, / 36 /
+                          (49/6), ``BACKG`` two or more points held in the other
+                          side's home: (checkers there and on the bar - 3) / 4,
+                          ``BACKG1`` exactly one: those checkers / 8,
+                          ``PIPLOSS`` over the 36 rolls, the pips travelled by
+                          the costliest blot each roll could hit / 12 / 36,
+                          ``P2`` rolls of 36 that could hit two different blots
+                          (as if the roll could do both) / 36
 ========================  =======================================================
 
 >>> start = (0,)*5 + (5, 0, 3) + (0,)*4 + (5,) + (0,)*10 + (2, 0)
->>> len(encode((start, start))) <= 60
+>>> len(encode((start, start))) <= 80
 True
 """
 
@@ -54,7 +81,11 @@ CONTACT = 2 * SIDE
 FEAT = CONTACT + 1
 SHOTS, ESCAPE, CONTAINED, PRIME, CLOSED = range(5)
 N_FEAT = 5  # per side
-N_INPUTS = FEAT + 2 * N_FEAT  # 219
+EXT = FEAT + 2 * N_FEAT  # 219
+(BREAK, FREEPIP, TIMING, BANCHOR, FANCHOR, ACONTAIN, MOBILITY, MOMENT2, ENTER, BACKG, BACKG1,
+ PIPLOSS, P2) = range(13)
+N_EXT = 13  # per side
+N_INPUTS = EXT + 2 * N_EXT  # 245
 
 # POINT_UNITS[n] = the (unit, value) pairs of a point holding n checkers.
 POINT_UNITS: tuple[tuple[tuple[int, float], ...], ...] = tuple(
@@ -176,32 +207,9 @@ def shots(attacker: Sequence[int], defender: Sequence[int], defender_made: int =
     ``defender``'s blots (intermediate points must be open; with two or more
     checkers on the bar only hits from the bar count). ``defender_made`` is
     :func:`_made_mask` of ``defender`` when already known."""
-    blots = [b for b in range(24) if defender[b] == 1]
-    if not blots:
-        return 0
     if defender_made < 0:
         defender_made = _made_mask(defender)
-    # bit o of (made << 1) >> (24 - s): the point o pips ahead of the attacker's
-    # index s is made (the defender's index 23 - (s - o)).
-    made = defender_made << 1
-    sources = (24,) if attacker[24] >= 2 else [i for i in range(25) if attacker[i]]
-    mask = 0
-    table = _SHOTS
-    for s in sources:
-        ahead = made >> (24 - s)
-        for b in blots:
-            k = s - 23 + b  # the blot is at the attacker's index 23 - b
-            if k <= 0:
-                continue
-            always, cond = table[k]
-            mask |= always
-            for bit, paths in cond:
-                if not mask & bit:
-                    for path in paths:
-                        if not ahead & path:
-                            mask |= bit
-                            break
-    return 2 * _popcount(mask & _NONDOUBLE_BITS) + _popcount(mask & _DOUBLE_BITS)
+    return hit_stats(attacker, defender, defender_made)[0]
 
 
 def _made_mask(side: Sequence[int]) -> int:
@@ -214,19 +222,159 @@ def _made_mask(side: Sequence[int]) -> int:
     return m
 
 
-def _side_features(me: Sequence[int], opp: Sequence[int], my_back: int, opp_made: int,
-                   my_made: int) -> tuple:
+def hit_stats(attacker: Sequence[int], defender: Sequence[int],
+              defender_made: int) -> tuple[int, int, int]:
+    """(rolls of 36 that hit a blot, as :func:`shots`; pips summed over the 36
+    rolls of the costliest blot each roll could hit, a blot on the
+    defender's index b having travelled 24 - b; rolls of 36 that could hit
+    two different blots), with the reach of :func:`shots`."""
+    made = defender_made << 1
+    sources = (24,) if attacker[24] >= 2 else [i for i in range(25) if attacker[i]]
+    table = _SHOTS
+    masks = []  # (pips the blot has travelled, rolls that hit it)
+    for b in range(24):  # the costliest blot first
+        if defender[b] != 1:
+            continue
+        mask = 0
+        for s in sources:
+            k = s - 23 + b  # the blot is at the attacker's index 23 - b
+            if k <= 0:
+                continue
+            always, cond = table[k]
+            mask |= always
+            # bit o of ahead: the point o pips ahead of s is made
+            ahead = made >> (24 - s)
+            for bit, paths in cond:
+                if not mask & bit:
+                    for path in paths:
+                        if not ahead & path:
+                            mask |= bit
+                            break
+        if mask:
+            masks.append((24 - b, mask))
+    covered = twice = pips = 0
+    for p, m in masks:
+        new = m & ~covered
+        if new:
+            pips += p * (2 * _popcount(new & _NONDOUBLE_BITS) + _popcount(new & _DOUBLE_BITS))
+        twice |= covered & m
+        covered |= m
+    return (2 * _popcount(covered & _NONDOUBLE_BITS) + _popcount(covered & _DOUBLE_BITS), pips,
+            2 * _popcount(twice & _NONDOUBLE_BITS) + _popcount(twice & _DOUBLE_BITS))
+
+
+def _enter_loss(closed: int, two: bool) -> int:
+    """Pips, summed over the 36 rolls, that a side with one (``two``: two or
+    more) checkers on the bar cannot play; ``closed``: the other side's home
+    points made, bit d-1 for the point a d enters on."""
+    loss = 0
+    for a in range(1, 7):
+        ca = closed >> (a - 1) & 1
+        for b in range(a, 7):
+            cb = closed >> (b - 1) & 1
+            if a == b:
+                if ca:
+                    loss += 4 * a  # one roll of 36: all four dice lost
+            elif ca and cb:
+                loss += 2 * (a + b)  # two rolls of 36: both dice lost
+            elif two and (ca or cb):
+                loss += 2 * (a if ca else b)  # the open die enters one of the two
+    return loss
+
+
+_ENTER = tuple((_enter_loss(m, False) / 294.0, _enter_loss(m, True) / 294.0) for m in range(64))
+
+
+def _side_features(me: Sequence[int], opp: Sequence[int], my_back: int, opp_back: int,
+                   opp_made: int, my_made: int) -> tuple:
+    """One side's ``FEAT`` and ``EXT`` features (contact positions only)."""
     esc = _ESCAPES
-    back = esc[(opp_made >> (24 - my_back)) & 0xFFF] if my_back >= 0 else 36
-    fewest = min(esc[(opp_made >> (24 - n)) & 0xFFF] for n in range(15, 25))
+    # escaping rolls from this side's points 15..24 (index 0 = point 15)
+    outer = [esc[(opp_made >> (24 - i)) & 0xFFF] for i in range(15, 25)]
+    back = outer[my_back - 15] if my_back >= 15 else esc[(opp_made >> (24 - my_back)) & 0xFFF]
+    fewest = min(outer)
+    a_fewest = min(outer[:my_back - 14]) if my_back >= 15 else 36
     best = 0  # the longest run of made points
     m = my_made
     while m and best < 6:
         m &= m >> 1
         best += 1
     home = _popcount(my_made & 0x3F)
-    return (shots(me, opp, opp_made) / 36.0, back / 36.0, 1.0 - fewest / 36.0,
-            best / 6.0, (home / 6.0) ** 2)
+    n_shots, pips_hit, two = hit_stats(me, opp, opp_made)
+
+    ob = 23 - opp_back  # the blocker as this side's index
+    brk = free = tot = s = mob = 0
+    occupied = []
+    for i in range(25):
+        n = me[i]
+        if n:
+            occupied.append(i)
+            tot += n
+            s += i * n
+            if i >= ob:
+                brk += (i + 1 - ob) * n
+            else:
+                free += (i + 1) * n
+            if i >= 6:
+                mob += (i - 5) * n * (outer[i - 15] if i >= 15
+                                      else esc[(opp_made >> (24 - i)) & 0xFFF])
+    mean = (s + tot - 1) // tot
+    behind = k = 0
+    for i in occupied:
+        if i > mean:
+            n = me[i]
+            behind += n
+            k += n * (i - mean) * (i - mean)
+    if behind:
+        k = (k + behind - 1) // behind
+    # timing
+    lim = ob if ob >= 11 else 11
+    t = 24 * me[24]
+    spare = me[24]
+    for i in range(23, 5, -1):
+        n = me[i]
+        if n:
+            if i > lim:  # beyond the blocker: a held point keeps two
+                if n != 2:
+                    c = n - 2 if n > 2 else 1
+                    spare += c
+                    t += i * c
+            else:
+                spare += n
+                t += i * n
+    for i in range(5, -1, -1):
+        n = me[i]
+        if n > 2:
+            t += i * (n - 2)
+            spare += n - 2
+        elif n < 2 and spare >= 2 - n:  # fill an open home point
+            t -= i * (2 - n)
+            spare -= 2 - n
+    # anchors
+    start = 23 if my_back == 24 else my_back
+    below = my_made & ((2 << start) - 1)
+    anchor = below.bit_length() - 1
+    fwd = 0
+    deep = (below >> 18) & 0x3F  # made points in the other side's home, up to the anchor
+    if deep:
+        fwd = 6 - ((deep & -deep).bit_length() - 1)
+    else:
+        mid = (my_made >> 12) & 0x3F
+        if mid:
+            fwd = 12 - (mid.bit_length() - 1)
+    held = _popcount((my_made >> 18) & 0x3F)
+    bg = bg1 = 0.0
+    if held:
+        n = me[18] + me[19] + me[20] + me[21] + me[22] + me[23] + me[24]
+        if held > 1:
+            bg = (n - 3) / 4.0
+        else:
+            bg1 = n / 8.0
+    return ((n_shots / 36.0, back / 36.0, 1.0 - fewest / 36.0, best / 6.0, (home / 6.0) ** 2),
+            (brk / 167.0, free / 100.0, (t if t > 0 else 0) / 100.0, (anchor + 1) / 25.0,
+             fwd / 6.0 if fwd else 2.0, 1.0 - a_fewest / 36.0, mob / 3600.0, k / 400.0,
+             _ENTER[opp_made & 0x3F][me[24] > 1] if me[24] else 0.0, bg, bg1,
+             pips_hit / 432.0, two / 36.0))
 
 
 def _contact_features(me: Sequence[int], opp: Sequence[int], my_back: int, opp_back: int,
@@ -234,8 +382,10 @@ def _contact_features(me: Sequence[int], opp: Sequence[int], my_back: int, opp_b
     my_made = _made_mask(me)
     opp_made = _made_mask(opp)
     append = out.append
-    for base, vals in ((FEAT, _side_features(me, opp, my_back, opp_made, my_made)),
-                       (FEAT + N_FEAT, _side_features(opp, me, opp_back, my_made, opp_made))):
+    mine = _side_features(me, opp, my_back, opp_back, opp_made, my_made)
+    theirs = _side_features(opp, me, opp_back, my_back, my_made, opp_made)
+    for base, vals in ((FEAT, mine[0]), (FEAT + N_FEAT, theirs[0]),
+                       (EXT, mine[1]), (EXT + N_EXT, theirs[1])):
         for k, v in enumerate(vals):
             if v:
                 append((base + k, v))

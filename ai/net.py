@@ -27,6 +27,7 @@ WEIGHTS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "weights"
 
 Probs = tuple  # (win, win_g, win_bg, lose_g, lose_bg)
 _exp = math.exp
+SCALED_ROWS = 1500  # see Net._row
 _tanh = math.tanh
 
 
@@ -83,7 +84,8 @@ class Net:
         self._b1 = [0.5 * b for b in b1]
         self._w2 = [[0.5 * w for w in ws] for ws in w2]
         self._b2 = [b + 0.5 * sum(ws) for b, ws in zip(b2, w2)]
-        self._scaled: dict = {}  # (input, value) -> value * row
+        self._scaled: dict = {}  # (input, value) -> value * row, see _row
+        self._old_scaled: dict = {}
 
     @classmethod
     def load(cls, path: str) -> "Net":
@@ -113,15 +115,24 @@ class Net:
 
     # --- hidden layer -----------------------------------------------------
     def _row(self, i: int, v: float) -> list:
-        """Input ``i``'s (halved) row times ``v``; cached, since every input
-        takes only a few dozen distinct values."""
+        """Input ``i``'s (halved) row times ``v``; cached, since most inputs
+        take only a few dozen distinct values. A few contact features
+        (mobility, pip loss, timing) take thousands over a search, so the
+        cache has two generations of at most :data:`SCALED_ROWS` rows each
+        (about 16 KB a row in CPython): when the new one is full it becomes
+        the old one, and a row found in the old one moves to the new one."""
         if v == 1.0:
             return self._rows[i]
-        row = self._scaled.get((i, v))
+        key = (i, v)
+        row = self._scaled.get(key)
         if row is None:
-            if len(self._scaled) > 20000:
-                self._scaled.clear()
-            row = self._scaled[(i, v)] = [v * r for r in self._rows[i]]
+            row = self._old_scaled.get(key)
+            if row is None:
+                row = [v * r for r in self._rows[i]]
+            if len(self._scaled) >= SCALED_ROWS:
+                self._old_scaled = self._scaled
+                self._scaled = {}
+            self._scaled[key] = row
         return row
 
     def pre(self, feats: Sequence[tuple[int, float]]) -> list[float]:
@@ -141,9 +152,11 @@ class Net:
         terms = [acc]
         append = terms.append
         for i, (old, new) in diff.items():
-            if old:
+            if old and new:  # a changed value: one row for the change
+                append(row(i, new - old))
+            elif old:
                 append(row(i, -old))
-            if new:
+            else:
                 append(row(i, new))
         return list(map(sum, zip(*terms)))
 
