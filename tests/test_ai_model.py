@@ -72,6 +72,19 @@ def test_delta_evaluation_equals_full():
             assert f == pytest.approx(full, abs=1e-9)
 
 
+def test_scaled_row_cache_is_bounded_and_changes_nothing(monkeypatch):
+    contact, _ = net.nets()
+    feats = [encoder.encode(board(pos)) for pos in POSITIONS[:30]]
+    cached = [contact.pre(f) for f in feats]
+    small = net.Net(contact.rows, contact.b1, contact.w2, contact.b2)
+    monkeypatch.setattr(net, "SCALED_ROWS", 5)
+    for f, want in zip(feats, cached):
+        assert small.pre(f) == want  # the same rows, the same sums
+        assert len(small._scaled) <= 5 and len(small._old_scaled) <= 5
+    key = next(iter(small._scaled))
+    assert small._row(*key) is small._scaled[key]  # a hit: no new row
+
+
 def numpy_forward(path: str):
     """An independent reading of a committed weights file (BGNN header, then
     float16 l1 weights by input, l1 bias, l2 weights by output, l2 bias) and
