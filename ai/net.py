@@ -27,8 +27,8 @@ WEIGHTS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "weights"
 
 Probs = tuple  # (win, win_g, win_bg, lose_g, lose_bg)
 _exp = math.exp
-SCALED_ROWS = 1500  # see Net._row
 _tanh = math.tanh
+SCALED_ROWS = 1500  # rows per generation of Net._row's cache
 
 
 def _sig(x: float) -> float:
