@@ -7,7 +7,11 @@ layer to five sigmoid outputs, the probabilities for the player on roll:
 
 Speed: the hidden pre-activation is the bias plus the weight rows of the
 active inputs only, and :meth:`Net.delta` starts from a sibling position's
-pre-activation and adds just the rows whose inputs changed.
+pre-activation and adds just the rows whose inputs changed. The
+pre-activation of all hidden units is held "packed" in one Python int, a
+fixed-point field of :data:`FIELD_BITS` bits per unit, so that adding a row
+is one big-integer addition (in C) instead of a loop over the hidden units;
+:meth:`Net.output` unpacks it once to floats.
 
 Weights are float16 in ``ai/weights/{contact,race}.bin`` (format in
 ``ai/training/export.py``), trained by ``python -m ai.training.train``.
@@ -18,6 +22,8 @@ from __future__ import annotations
 import math
 import os
 import struct
+import sys
+from array import array
 from operator import mul
 from typing import Sequence
 
@@ -28,7 +34,25 @@ WEIGHTS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "weights"
 Probs = tuple  # (win, win_g, win_bg, lose_g, lose_bg)
 _exp = math.exp
 _tanh = math.tanh
-SCALED_ROWS = 1500  # rows per generation of Net._row's cache
+
+# Packed pre-activations. Unit k's value x is the integer f = round(x * 2**45),
+# and a packed vector is the Python int sum(f_k * 2**(64 k)): the sum of
+# packed rows is the packed sum, exactly. Its two's-complement bytes read as
+# int64s give each f_k, or f_k - 1 where the units below it sum to less
+# than zero (a borrow): unpacking is off by at most 2**-45. An input's value v is quantized to
+# m = round(v * 2**20) (an error of at most 5e-7 in v), and its row enters as
+# m times the row packed at 2**25, i.e. one small-integer product, exact in
+# int arithmetic: a delta from a sibling adds exactly what a full
+# evaluation would. Net.__init__ refuses weights whose pre-activations could
+# leave +/- 2**16 for inputs up to MAX_INPUT (the committed nets: under 711).
+FIELD_BITS = 64
+_FRAC_BITS = 45  # fixed-point bits of a field
+_INPUT_BITS = 20  # fixed-point bits of an input value
+_QUANT = float(1 << _INPUT_BITS)
+_BIAS = 1 << 62
+_UNSCALE = (2.0 ** -_FRAC_BITS).__mul__
+_ORDER = sys.byteorder
+MAX_INPUT = 8.0  # no encoder input exceeds this (tests/test_ai_model.py)
 
 
 def _sig(x: float) -> float:
@@ -84,8 +108,18 @@ class Net:
         self._b1 = [0.5 * b for b in b1]
         self._w2 = [[0.5 * w for w in ws] for ws in w2]
         self._b2 = [b + 0.5 * sum(ws) for b, ws in zip(b2, w2)]
-        self._scaled: dict = {}  # (input, value) -> value * row, see _row
-        self._old_scaled: dict = {}
+        limit = 2.0 ** (62 - _FRAC_BITS - 1)
+        bound = max(abs(self._b1[k]) + MAX_INPUT * sum(abs(r[k]) for r in self._rows)
+                    for k in range(self.n_hidden))
+        if bound >= limit:
+            raise ValueError(f"weights too large for packed evaluation: a hidden unit "
+                             f"could reach {bound:.0f} (limit {limit:.0f})")
+        self._nbytes = self.n_hidden * FIELD_BITS // 8
+        self._offset = int.from_bytes(array("q", [_BIAS] * self.n_hidden).tobytes(), _ORDER)
+        fine = _FRAC_BITS - _INPUT_BITS
+        self._fine = [self._pack(row, fine) for row in self._rows]  # row / 2**20
+        self._unit = [r << _INPUT_BITS for r in self._fine]  # the row itself
+        self._packed_b1 = self._pack(self._b1, _FRAC_BITS)
 
     @classmethod
     def load(cls, path: str) -> "Net":
@@ -114,55 +148,42 @@ class Net:
         return cls(rows, b1, w2, b2)
 
     # --- hidden layer -----------------------------------------------------
-    def _row(self, i: int, v: float) -> list:
-        """Input ``i``'s (halved) row times ``v``; cached, since most inputs
-        take only a few dozen distinct values. A few contact features
-        (mobility, pip loss, timing) take thousands over a search, so the
-        cache has two generations of at most :data:`SCALED_ROWS` rows each
-        (about 16 KB a row in CPython): when the new one is full it becomes
-        the old one, and a row found in the old one moves to the new one."""
-        if v == 1.0:
-            return self._rows[i]
-        key = (i, v)
-        row = self._scaled.get(key)
-        if row is None:
-            row = self._old_scaled.get(key)
-            if row is None:
-                row = [v * r for r in self._rows[i]]
-            if len(self._scaled) >= SCALED_ROWS:
-                self._old_scaled = self._scaled
-                self._scaled = {}
-            self._scaled[key] = row
-        return row
+    def _pack(self, values: Sequence[float], bits: int) -> int:
+        """One float per hidden unit, packed as round(value * 2**bits) a field
+        (see :data:`FIELD_BITS`; made with non-negative fields, then the
+        offset taken off)."""
+        scale = 2.0 ** bits
+        fields = array("q", [round(v * scale) + _BIAS for v in values])
+        return int.from_bytes(fields.tobytes(), _ORDER) - self._offset
 
-    def pre(self, feats: Sequence[tuple[int, float]]) -> list[float]:
-        """Hidden pre-activation: bias + sum of the active inputs' rows."""
-        row = self._row
-        return list(map(sum, zip(self._b1, *[row(i, v) for i, v in feats])))
+    def unpack(self, acc: int):
+        """The hidden pre-activations (halved, see the class) packed in
+        ``acc``, as an iterator of floats."""
+        fields = memoryview(acc.to_bytes(self._nbytes, _ORDER, signed=True)).cast("q")
+        return map(_UNSCALE, fields)
 
-    def delta(self, acc: list[float], diff: dict) -> list[float]:
-        """Pre-activation of a position whose inputs differ from those behind
-        ``acc`` by ``diff`` ({index: (old value, new value)}, see
-        :func:`feature_diff`).
+    def pre(self, feats: Sequence[tuple[int, float]]) -> int:
+        """Hidden pre-activation, packed: bias + the active inputs' rows."""
+        unit = self._unit
+        fine = self._fine
+        return sum([unit[i] if v == 1.0 else fine[i] * round(v * _QUANT) for i, v in feats],
+                   self._packed_b1)
 
-        All the changed rows are summed in one pass (``zip`` + ``sum``), which
-        in CPython and Pyodide is about twice as fast as adding them one by one.
-        """
-        row = self._row
-        terms = [acc]
-        append = terms.append
+    def delta(self, acc: int, diff: dict) -> int:
+        """Packed pre-activation of a position whose inputs differ from those
+        behind ``acc`` by ``diff`` ({index: (old value, new value)}, see
+        :func:`feature_diff`): one row times the change of the input's
+        quantized value (exactly what :meth:`pre` would have added)."""
+        fine = self._fine
         for i, (old, new) in diff.items():
-            if old and new:  # a changed value: one row for the change
-                append(row(i, new - old))
-            elif old:
-                append(row(i, -old))
-            else:
-                append(row(i, new))
-        return list(map(sum, zip(*terms)))
+            m = round(new * _QUANT) - round(old * _QUANT)
+            if m:
+                acc += fine[i] * m
+        return acc
 
-    def output(self, acc: Sequence[float]) -> Probs:
-        """The five probabilities from a hidden pre-activation."""
-        h = list(map(_tanh, acc))
+    def output(self, acc: int) -> Probs:
+        """The five probabilities from a packed hidden pre-activation."""
+        h = list(map(_tanh, self.unpack(acc)))
         b2 = self._b2
         w = self._w2
         return (

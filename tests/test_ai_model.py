@@ -34,7 +34,8 @@ def test_encode_is_sparse_and_in_range():
         feats = encoder.encode(board(pos))
         idx = [i for i, _ in feats]
         assert len(idx) == len(set(idx))
-        assert all(0 <= i < encoder.N_INPUTS and v != 0 for i, v in feats)
+        assert all(0 <= i < encoder.N_INPUTS and v != 0 and abs(v) <= net.MAX_INPUT
+                   for i, v in feats)
         dense = encoder.encode_dense(board(pos))
         assert sum(1 for v in dense if v) == len(feats)
 
@@ -72,17 +73,53 @@ def test_delta_evaluation_equals_full():
             assert f == pytest.approx(full, abs=1e-9)
 
 
-def test_scaled_row_cache_is_bounded_and_changes_nothing(monkeypatch):
+def test_packed_rows_round_trip_with_borrows():
+    """Packing and unpacking are exact to 2**-45, whatever the signs of the
+    neighbouring units (a negative unit borrows from the one above it)."""
     contact, _ = net.nets()
-    feats = [encoder.encode(board(pos)) for pos in POSITIONS[:30]]
-    cached = [contact.pre(f) for f in feats]
-    small = net.Net(contact.rows, contact.b1, contact.w2, contact.b2)
-    monkeypatch.setattr(net, "SCALED_ROWS", 5)
-    for f, want in zip(feats, cached):
-        assert small.pre(f) == want  # the same rows, the same sums
-        assert len(small._scaled) <= 5 and len(small._old_scaled) <= 5
-    key = next(iter(small._scaled))
-    assert small._row(*key) is small._scaled[key]  # a hit: no new row
+    rng = random.Random(3)
+    scale = 2.0 ** net._FRAC_BITS
+    for _ in range(20):
+        v = [rng.choice((-1, 1)) * rng.uniform(0, 50) for _ in range(contact.n_hidden)]
+        v[rng.randrange(len(v))] = 0.0
+        back = list(contact.unpack(contact._pack(v, net._FRAC_BITS)))
+        assert all(abs(x - round(y * scale) / scale) <= 1.0 / scale for x, y in zip(back, v))
+
+
+def test_packed_pre_activation_is_the_float_sum():
+    """The packed hidden layer is bias + sum(value * row) of the weights,
+    to within the inputs' quantization (2**-21 of each value)."""
+    contact, race = net.nets()
+    for pos in POSITIONS[:30]:
+        feats = encoder.encode(board(pos))
+        n = contact if feats[-1][0] == encoder.CONTACT else race
+        want = [b + sum(v * n._rows[i][k] for i, v in feats) for k, b in enumerate(n._b1)]
+        slack = [sum(2.0 ** -21 * abs(n._rows[i][k]) for i, _ in feats) + 1e-12
+                 for k in range(n.n_hidden)]
+        got = list(n.unpack(n.pre(feats)))
+        assert all(abs(g - w) <= e for g, w, e in zip(got, want, slack))
+
+
+def test_delta_adds_exactly_what_a_full_evaluation_does():
+    contact, _ = net.nets()
+    for pos in POSITIONS[:40]:
+        base = encoder.encode(board(pos))
+        if base[-1][0] != encoder.CONTACT:
+            continue
+        acc = contact.pre(base)
+        for play in pos.legal_plays(5, 2):
+            r = play.result
+            feats = encoder.encode((r.opponent, r.mover))
+            if feats[-1][0] == encoder.CONTACT:
+                assert contact.delta(acc, net.feature_diff(base, feats)) == contact.pre(feats)
+
+
+def test_weights_too_large_to_pack_are_refused():
+    contact, _ = net.nets()
+    big = [list(row) for row in contact.rows]
+    big[0] = [4e4] * contact.n_hidden  # 8 (MAX_INPUT) * 2e4 (halved) > 2**16
+    with pytest.raises(ValueError, match="too large"):
+        net.Net(big, contact.b1, contact.w2, contact.b2)
 
 
 def numpy_forward(path: str):
