@@ -39,7 +39,8 @@ _tanh = math.tanh
 # and a packed vector is the Python int sum(f_k * 2**(64 k)): the sum of
 # packed rows is the packed sum, exactly. Its two's-complement bytes read as
 # int64s give each f_k, or f_k - 1 where the units below it sum to less
-# than zero (a borrow): unpacking is off by at most 2**-45. An input's value v is quantized to
+# than zero (a borrow): unpacking is off by at most 2**-45 (and float
+# rounding, for |x| > 256). An input's value v is quantized to
 # m = round(v * 2**20) (an error of at most 5e-7 in v), and its row enters as
 # m times the row packed at 2**25, i.e. one small-integer product, exact in
 # int arithmetic: a delta from a sibling adds exactly what a full
