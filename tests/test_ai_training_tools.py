@@ -64,7 +64,7 @@ def test_weights_file_reads_back_to_the_same_bytes(tmp_path):
     sd = export.read(path)
     from ai import encoder
 
-    assert sd["l1.weight"].shape == (512, encoder.N_INPUTS) and sd["l2.weight"].shape == (5, 512)
+    assert sd["l1.weight"].shape == (768, encoder.N_INPUTS) and sd["l2.weight"].shape == (5, 768)
     export.export(str(tmp_path / "again.bin"), sd["l1.weight"], sd["l1.bias"],
                   sd["l2.weight"], sd["l2.bias"])
     assert (tmp_path / "again.bin").read_bytes() == open(path, "rb").read()

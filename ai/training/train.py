@@ -161,9 +161,9 @@ def main(argv=None) -> None:
     ap.add_argument("--label-plies", type=int, default=1,
                     help="gnubg plies for the labels (0: ~300x faster, weaker nets)")
     ap.add_argument("--test", type=int, default=1000, help="held-out decisions")
-    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--epochs", type=int, default=16)
     ap.add_argument("--race-epochs", type=int, default=15)
-    ap.add_argument("--hidden", type=int, default=512)
+    ap.add_argument("--hidden", type=int, default=768)
     ap.add_argument("--race-hidden", type=int, default=64)
     ap.add_argument("--deep-labels", action="store_true",
                     help="where a committed 2-ply shard (deep_labels.py) labels a position, "
