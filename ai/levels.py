@@ -15,17 +15,18 @@ level   search                                             noise
 1       0-ply                                              0.14 on equity
 2       0-ply                                              0.11 on equity
 3       0-ply                                              0.08 on equity
-4       0-ply                                              0.020 on outputs,
-                                                           blind 0.138
+4       0-ply                                              0.025 on outputs,
+                                                           blind 0.1725
 5       0-ply, then 1-ply on up to 5 plays within 0.10     0
 ======  =================================================  ==================
 
 The noises are set against GNU Backgammon's predefined players as the
 benchmark plays them (``ai.bench``, ``ai/README.md``): level 1 near gnubg
-Beginner, level 2 Casual, level 3 Intermediate, level 4 a little below
-Advanced (whose noise is 0.015 with, through gnubg's deterministic noise, an
-effective blind of 6.9 x 0.015 = 0.104; level 4 has the same shape at 0.020),
-where the steps from level 3 to 4 and from 4 to 5 come out about equal.
+Beginner, level 2 Casual, level 3 Intermediate, level 4 below Advanced
+(whose noise is 0.015 with, through gnubg's deterministic noise, an
+effective blind of 6.9 x 0.015 = 0.104; level 4 has the same shape at
+0.025), where the steps from level 3 to 4 and from 4 to 5 come out about
+equal.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ LEVELS = {
     1: Level(0, 0.14),
     2: Level(0, 0.11),
     3: Level(0, 0.08),
-    4: Level(0, 0.020, blind=0.138),
+    4: Level(0, 0.025, blind=0.1725),
     5: Level(1, 0.0, 5, 0.10),
 }
 

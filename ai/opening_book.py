@@ -28,7 +28,12 @@ Position ID with the mover still on roll, sorted as strings: independent of
 the engine's generation order), written as ``alphabet[index]``. Entries run
 in this order: turn (as in ``turns``), section, position, roll.
 
-    python -m ai.opening_book [--out PATH] [--jobs N]
+    python -m ai.opening_book [--out PATH] [--jobs N] [--levels 4 ...]
+
+``--levels`` recomputes only those levels (after a change to their noise)
+and keeps the others from the book already at ``--out``, which must have
+been built by this generator from the same weights; the result is the same
+file a full build would write.
 """
 
 from __future__ import annotations
@@ -110,34 +115,8 @@ def _block(task):
     return chars, time.perf_counter() - t0
 
 
-def build(jobs: int = 1, log=sys.stderr) -> dict:
-    """Compute the book (``jobs`` processes); progress and timing go to ``log``."""
-    t0 = time.perf_counter()
-    secs = sections()
-    shared = {lv for lv in LEVELS if not LEVELS[lv].noise}
-    # level 5 first: the slow one, so the pool ends on short tasks
-    tasks = [(lv, turn, pid, rolls) for lv in sorted(LEVELS, reverse=True)
-             for turn in TURNS if not (lv in shared and turn != TURNS[0])
-             for _name, ids, rolls in secs for pid in ids]
-    n_entries = sum(len(ids) * len(rolls) for _n, ids, rolls in secs) * len(TURNS)
-    print(f"opening book: {len(LEVELS)} levels x {n_entries} entries, {len(tasks)} tasks, "
-          f"{jobs} job(s)", file=log, flush=True)
-    blocks: dict = {}
-    seconds = dict.fromkeys(LEVELS, 0.0)
-    with multiprocessing.Pool(jobs) if jobs > 1 else _Serial() as pool:
-        for i, (task, (chars, secs_taken)) in enumerate(zip(tasks, pool.imap(_block, tasks)), 1):
-            blocks[task[:3]] = chars
-            seconds[task[0]] += secs_taken
-            if i % 50 == 0 or i == len(tasks):
-                print(f"  {i}/{len(tasks)} tasks, {time.perf_counter() - t0:.0f} s", file=log, flush=True)
-    plays = {}
-    for lv in LEVELS:
-        plays[str(lv)] = "".join(blocks[(lv, turn if lv not in shared else TURNS[0], pid)]
-                                 for turn in TURNS for _name, ids, _r in secs for pid in ids)
-        assert len(plays[str(lv)]) == n_entries
-    for lv in sorted(LEVELS):
-        print(f"  level {lv}: {seconds[lv]:.1f} s of computing", file=log)
-    print(f"opening book: built in {time.perf_counter() - t0:.1f} s", file=log, flush=True)
+def _header(secs) -> dict:
+    """Everything in a book but its plays."""
     return {
         "format": FORMAT,
         "weights": weights_identity(),
@@ -145,8 +124,61 @@ def build(jobs: int = 1, log=sys.stderr) -> dict:
         "alphabet": ALPHABET,
         "turns": list(TURNS),
         "sections": [[name, ids, " ".join(f"{a}{b}" for a, b in rolls)] for name, ids, rolls in secs],
-        "plays": plays,
     }
+
+
+def _same_book(base, header: dict, levels, n_entries: int) -> bool:
+    """Whether ``base`` is a book with ``header`` and whole plays for ``levels``."""
+    if not isinstance(base, dict) or {k: base.get(k) for k in header} != header:
+        return False
+    plays = base.get("plays")
+    return isinstance(plays, dict) and all(
+        isinstance(plays.get(str(lv)), str) and len(plays[str(lv)]) == n_entries for lv in levels)
+
+
+def build(jobs: int = 1, log=sys.stderr, levels=None, base: dict | None = None) -> dict:
+    """Compute the book (``jobs`` processes); progress and timing go to ``log``.
+
+    With ``levels``, compute only those and take the other levels' plays from
+    ``base``, a book with the same header (format, weights, seed, entries).
+
+    :raises ValueError: ``base`` missing or built differently.
+    """
+    t0 = time.perf_counter()
+    secs = sections()
+    header = _header(secs)
+    levels = sorted(LEVELS) if levels is None else sorted(set(levels))
+    if not set(levels) <= set(LEVELS):
+        raise ValueError(f"no such level in {levels}: levels are 1-{len(LEVELS)}")
+    kept = [lv for lv in LEVELS if lv not in levels]
+    n_entries = sum(len(ids) * len(rolls) for _n, ids, rolls in secs) * len(TURNS)
+    if kept and not _same_book(base, header, kept, n_entries):
+        raise ValueError("the existing book was built from other weights or entries: "
+                         "build every level (leave out --levels)")
+    shared = {lv for lv in LEVELS if not LEVELS[lv].noise}
+    # level 5 first: the slow one, so the pool ends on short tasks
+    tasks = [(lv, turn, pid, rolls) for lv in sorted(levels, reverse=True)
+             for turn in TURNS if not (lv in shared and turn != TURNS[0])
+             for _name, ids, rolls in secs for pid in ids]
+    print(f"opening book: {len(levels)} level(s) x {n_entries} entries, {len(tasks)} tasks, "
+          f"{jobs} job(s)", file=log, flush=True)
+    blocks: dict = {}
+    seconds = dict.fromkeys(levels, 0.0)
+    with multiprocessing.Pool(jobs) if jobs > 1 else _Serial() as pool:
+        for i, (task, (chars, secs_taken)) in enumerate(zip(tasks, pool.imap(_block, tasks)), 1):
+            blocks[task[:3]] = chars
+            seconds[task[0]] += secs_taken
+            if i % 50 == 0 or i == len(tasks):
+                print(f"  {i}/{len(tasks)} tasks, {time.perf_counter() - t0:.0f} s", file=log, flush=True)
+    plays = {str(lv): base["plays"][str(lv)] for lv in kept}
+    for lv in levels:
+        plays[str(lv)] = "".join(blocks[(lv, turn if lv not in shared else TURNS[0], pid)]
+                                 for turn in TURNS for _name, ids, _r in secs for pid in ids)
+        assert len(plays[str(lv)]) == n_entries
+    for lv in levels:
+        print(f"  level {lv}: {seconds[lv]:.1f} s of computing", file=log)
+    print(f"opening book: built in {time.perf_counter() - t0:.1f} s", file=log, flush=True)
+    return {**header, "plays": {k: plays[k] for k in sorted(plays)}}
 
 
 class _Serial:
@@ -170,10 +202,22 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m ai.opening_book", description=__doc__.split("\n")[0])
     ap.add_argument("--out", type=pathlib.Path, default=DEFAULT_OUT, help=f"default {DEFAULT_OUT}")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    ap.add_argument("--levels", type=int, nargs="+", default=None,
+                    help="recompute only these levels, keeping the others from --out")
     args = ap.parse_args(argv)
     if args.jobs < 1:
         ap.error("--jobs must be at least 1")
-    text = dumps(build(args.jobs))
+    base = None
+    if args.levels is not None:
+        try:
+            base = json.loads(args.out.read_text())
+        except (OSError, ValueError) as exc:
+            ap.error(f"--levels needs the existing book at {args.out}: {exc}")
+    try:
+        book = build(args.jobs, levels=args.levels, base=base)
+    except ValueError as exc:
+        ap.error(str(exc))
+    text = dumps(book)
     args.out.write_text(text)
     print(f"wrote {args.out} ({len(text.encode())} bytes)", file=sys.stderr)
     return 0

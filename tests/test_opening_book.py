@@ -3,6 +3,7 @@ plays, every entry a legal play, and the same lookups in MicroPython."""
 
 from __future__ import annotations
 
+import io
 import json
 import random
 
@@ -125,3 +126,26 @@ def test_micropython_looks_up_the_same_plays():
         p = BOOK.play(Position.from_id(pid, turn=turn), d1, d2, lv)
         want.append("-" if p is None else p.notation + " " + p.result.id)
     assert out.splitlines() == want
+
+
+def _opening_only(book: dict) -> dict:
+    """``book`` cut to its first section (the opening rolls), both colours."""
+    half = len(ENTRIES) // 2
+    n = len(gen.OPENING_ROLLS)
+    return {**book, "sections": book["sections"][:1],
+            "plays": {lv: s[:n] + s[half:half + n] for lv, s in book["plays"].items()}}
+
+
+def test_rebuilding_one_level_keeps_the_others(monkeypatch):
+    """``--levels 4`` recomputes level 4 and keeps the rest: the same book."""
+    all_sections = gen.sections
+    monkeypatch.setattr(gen, "sections", lambda: all_sections()[:1])
+    small = _opening_only(DATA)
+    log = io.StringIO()
+    assert gen.build(levels=[4], base=small, log=log) == small
+    changed = {**small, "plays": {**small["plays"], "4": "0" * len(small["plays"]["4"])}}
+    assert gen.build(levels=[4], base=changed, log=log) == small
+    for stale in ({**small, "weights": "0" * 64}, {**small, "plays": {"4": small["plays"]["4"]}},
+                  DATA, None, []):
+        with pytest.raises(ValueError, match="other weights or entries"):
+            gen.build(levels=[4], base=stale, log=log)
