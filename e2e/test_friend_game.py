@@ -77,6 +77,11 @@ def attrs(page) -> dict:
     )
 
 
+def notice(page) -> str:
+    """The page's notice (a refused message, say), or "" when none is shown."""
+    return page.evaluate("() => { const n = document.getElementById('notice'); return n && !n.hidden ? n.textContent : ''; }")
+
+
 def hook_state(page) -> dict:
     return json.loads(page.evaluate("bgFriendTest.state()"))
 
@@ -161,6 +166,7 @@ def wait_agree(host, guest, timeout=30.0) -> dict:
             return a
         if time.monotonic() - t0 > timeout:
             raise AssertionError(f"boards disagree or stuck:\nhost {a}\nguest {b}\n"
+                                 f"host notice {notice(host)!r}\nguest notice {notice(guest)!r}\n"
                                  f"host state {hook_state(host)} {ice_state(host)}\nguest state {hook_state(guest)} {ice_state(guest)}")
         time.sleep(0.05)
 
