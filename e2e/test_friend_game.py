@@ -79,7 +79,7 @@ def attrs(page) -> dict:
 
 def notice(page) -> str:
     """The page's notice (a refused message, say), or "" when none is shown."""
-    return page.evaluate("() => { const n = document.getElementById('notice'); return n && !n.hidden ? n.textContent : ''; }")
+    return page.inner_text("#notice") if page.is_visible("#notice") else ""
 
 
 def hook_state(page) -> dict:
@@ -317,10 +317,6 @@ def test_complete_friend_game_through_the_links(players, wait_ready, shoot):
 def _forge(page, msg: dict, numbered=True) -> None:
     seq = hook_state(page)["next_seq"]
     page.evaluate("([t, n]) => bgFriendTest.sendRaw(t, n)", [json.dumps({"v": 1, "seq": seq, **msg}), numbered])
-
-
-def _notice(page) -> str:
-    return page.inner_text("#notice") if page.is_visible("#notice") else ""
 
 
 def test_tampering_is_refused_and_reported(players, wait_ready, shoot):
