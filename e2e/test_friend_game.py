@@ -150,7 +150,8 @@ def settled(page) -> bool:
 
 
 def wait_agree(host, guest, timeout=30.0) -> dict:
-    """Both boards show the same position, turn and dice, and neither is mid-exchange."""
+    """Both boards show the same position, turn and dice, neither is mid-exchange, and
+    both pages have taken the other's greeting (``agreed``: not just the same saved game)."""
     t0 = time.monotonic()
     while True:
         a, b = attrs(host), attrs(guest)
@@ -162,7 +163,7 @@ def wait_agree(host, guest, timeout=30.0) -> dict:
             p, pa = pages[a["turn"]]
             other = b if p is host else a
             mover_ready = pa["phase"] in ("roll", "move", "over", "stopped") and other["phase"] in ("remote", "over", "stopped")
-        if same and calm and mover_ready:
+        if same and calm and mover_ready and all(hook_state(p).get("agreed") for p in (host, guest)):
             return a
         if time.monotonic() - t0 > timeout:
             raise AssertionError(f"boards disagree or stuck:\nhost {a}\nguest {b}\n"

@@ -103,13 +103,24 @@ def test_rebuilt_sdp_of_decoded_code_equals_rebuilt_original():
 
 @pytest.mark.parametrize("bad", [
     "", "   ", "not a code!", "A" * 5000,
-    "EQ",                                     # format 1, empty body
-    base64.urlsafe_b64encode(bytes([0x20]) + b"x" * 40).decode().rstrip("="),  # another format
+    "EQ",                                     # not a format byte, empty body
+    base64.urlsafe_b64encode(bytes([0x30]) + b"x" * 40).decode().rstrip("="),  # another format
 ])
 def test_bad_codes_are_refused_with_a_reason(bad):
     with pytest.raises(SignalError) as err:
         sdp.decode(bad)
     assert str(err.value)
+
+
+def test_a_code_of_the_in_band_channel_version_is_refused_with_what_to_do():
+    """Format 1 pages made an in-band data channel, which a page of this version
+    (negotiated channel) cannot meet: their codes are refused, saying to reload."""
+    code = sdp.encode(sdp.minimise(OFFER, "offer"))
+    raw = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
+    assert raw[0] == sdp.FORMAT << 4 == 0x20
+    old = base64.urlsafe_b64encode(bytes([0x10]) + raw[1:]).decode().rstrip("=")
+    with pytest.raises(SignalError, match="another version of the game: both reload the page"):
+        sdp.decode(old)
 
 
 def test_truncated_and_flipped_codes_are_refused():

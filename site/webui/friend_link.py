@@ -10,7 +10,8 @@ draws its ``state``, ``note``, ``link``, ``code`` and ``problem``, and the game
 
 Connecting, with no server:
 
-1. The host's page creates an ``RTCPeerConnection`` and a data channel,
+1. The host's page creates an ``RTCPeerConnection`` and a data channel
+   (negotiated, ``friend_params.DATA_CHANNEL``: the friend's page makes the same one),
    gathers ICE candidates (non-trickle, at most ``GATHER_CAP_S``) and shows the
    invite link ``index.html?mode=friend#join=<offer code>``
    (``data-testid="invite-link"``) with Copy, Share and a QR code.
@@ -34,7 +35,7 @@ from .browser import create_proxy, to_js, window
 from . import relay_messages as rm
 from . import sdp
 from .dom import missing
-from .friend_params import ice_servers, relay_urls, turn_server
+from .friend_params import DATA_CHANNEL, DATA_CHANNEL_LABEL, ice_servers, relay_urls, turn_server
 from .friend_relay import RelayMeeting
 
 CHANNEL = "bg-friend"
@@ -242,6 +243,12 @@ class FriendLink:
         while str(pc.iceGatheringState) != "complete" and now_s() - t0 < GATHER_CAP_S:
             await asyncio.sleep(0.05)
 
+    @staticmethod
+    def _channel(pc):
+        """The game's data channel (``friend_params.DATA_CHANNEL``: negotiated,
+        made the same way by both pages before they connect)."""
+        return pc.createDataChannel(DATA_CHANNEL_LABEL, _js(dict(DATA_CHANNEL)))
+
     def _wire(self, dc, gen):
         self.trace_event(f"wire g{gen}/{self.gen} {dc.readyState}")
         dc.onopen = self.proxy(lambda e: self._on_open(dc, gen))
@@ -259,8 +266,7 @@ class FriendLink:
             return
         self.link = ""
         pc, gen = self._new_pc()
-        dc = pc.createDataChannel("backgammon", _js({"ordered": True}))
-        self._wire(dc, gen)
+        self._wire(self._channel(pc), gen)
         await pc.setLocalDescription(await pc.createOffer())
         await self._gather(pc)
         if gen != self.gen:
@@ -288,7 +294,7 @@ class FriendLink:
         """Answer an offer: sent back through the relays to page ``relay_to``, or
         (none, or no connection soon after) shown as the reply link."""
         pc, gen = self._new_pc()
-        pc.ondatachannel = self.proxy(lambda e: self._wire(e.channel, gen))
+        self._wire(self._channel(pc), gen)
         await pc.setRemoteDescription(_js({"type": "offer", "sdp": sdp.rebuild(sig)}))
         await pc.setLocalDescription(await pc.createAnswer())
         await self._gather(pc)

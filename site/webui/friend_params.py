@@ -14,6 +14,16 @@
   derived; an invite from an older page has no ``k``).
 """
 
+#: The game's one data channel, made alike by both pages before they connect:
+#: ``negotiated`` on stream 0, so it opens on each side as soon as the SCTP
+#: association is up, with no in-band open/ack handshake (DCEP). With the
+#: handshake, Chromium 156 lost or held the answering page's first message (its
+#: greeting) in about 1 connection of 20 on this 2-core machine (7 of 150
+#: loopback pairs; ``tools/datachannel_first_messages.py``), which stalled the
+#: game until the greeting watchdog remade the connection; negotiated: 0 of 250.
+DATA_CHANNEL = {"ordered": True, "negotiated": True, "id": 0}
+DATA_CHANNEL_LABEL = "backgammon"
+
 DEFAULT_ICE = ["stun:stun.l.google.com:19302", "stun:stun.cloudflare.com:3478"]
 DEFAULT_RELAYS = ["wss://relay.damus.io", "wss://nos.lol", "wss://relay.primal.net", "wss://relay.snort.social"]
 MAX_RELAYS = 6

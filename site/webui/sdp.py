@@ -23,7 +23,9 @@ import struct
 
 from .plain_text import words
 
-FORMAT = 1                      # first byte of every code: FORMAT << 4 (the low bits, once flags, are 0)
+FORMAT = 2                      # first byte of every code: FORMAT << 4 (the low bits, once flags, are 0).
+#: 2 since 2026-12-06: the pages make a negotiated data channel (friend_params.DATA_CHANNEL),
+#: which a page of format 1 (in-band channel) cannot meet, so its codes are refused with a reason.
 KINDS = ("offer", "answer")
 SETUPS = ("actpass", "active", "passive")
 ROLES = ("white", "black")
