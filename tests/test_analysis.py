@@ -74,7 +74,10 @@ def test_a_review_of_a_whole_game_counts_unforced_decisions_only():
     assert rows, "the worst play every turn: something to review"
     assert any(r["verdict"] in ("error", "blunder") for r in rows), "the worst plays must be marked"
     text = review.summary()
-    assert f"{len(rows)} decision" in text and rating(review.error_rate()) in text and "mEMG" in text
+    assert rating(review.error_rate()) in text and "mEMG" in text
+    forced = len(review.rows) - len(rows)
+    assert text.startswith(f"{len(rows)} decision{'s' if len(rows) != 1 else ''} with a choice"
+                           + (f" ({forced} forced play{'s' if forced != 1 else ''} not counted): " if forced else ": "))
 
 
 def test_forced_plays_are_listed_but_not_rated():
@@ -84,6 +87,10 @@ def test_forced_plays_are_listed_but_not_rated():
                             "choices": 1})
     assert row["forced"] and row["text"] == "6-6: bar/19(4) (forced)"
     assert review.summary() == "No decisions to review: every play was forced."
+    review.add(5, HistoryEntry(WHITE, (3, 1), "8/5 6/5", "x", "y"),
+               {"best": "8/5 6/5", "best_equity": 0.1, "played_equity": 0.1, "loss": 0.0, "choices": 16})
+    # the progress line said "All 2 decisions reviewed": the summary says why it counts one
+    assert review.summary().startswith("1 decision with a choice (1 forced play not counted): 0 blunders")
 
 
 def test_advice_reads_the_same_on_micropython():
@@ -105,7 +112,7 @@ def test_advice_reads_the_same_on_micropython():
     mp = run(script, libs=("engine", "webui"))
     assert "blunder" in mp and "Advanced" in mp and "1/7 12/16" in mp
     assert "3-1: 1/4 1/2, best 17/20 19/20 (−0.200, blunder)" in mp
-    assert "2 decisions reviewed: 1 blunder, 0 errors, 0 doubtful. Error rate −100.0 mEMG per move" in mp
+    assert "2 decisions with a choice: 1 blunder, 0 errors, 0 doubtful. Error rate −100.0 mEMG per move" in mp
 
 
 def test_the_book_row_names_the_play_in_board_numbers_and_promises_the_rest():

@@ -136,7 +136,10 @@ class Review:
         counts = {w: sum(1 for r in rows if r["verdict"] == w) for _, w in VERDICTS}
         rate = self.error_rate()
         word = rating(rate)
-        return (f"{len(rows)} decision{'s' if len(rows) != 1 else ''} reviewed: "
+        forced = len(self.rows) - len(rows)
+        counted = (f"{len(rows)} decision{'s' if len(rows) != 1 else ''} with a choice"
+                   + (f" ({forced} forced play{'s' if forced != 1 else ''} not counted)" if forced else ""))
+        return (f"{counted}: "
                 f"{counts['blunder']} blunder{'s' if counts['blunder'] != 1 else ''}, "
                 f"{counts['error']} error{'s' if counts['error'] != 1 else ''}, "
                 f"{counts['doubtful']} doubtful. Error rate {mEMG(rate)} mEMG per move "
