@@ -175,6 +175,31 @@ def test_apply_deep_labels_overwrites_exactly_the_shards_rows():
     lb = rng.random((4, 5)).astype(np.float32)
     assert deep_labels.apply(boards, labels, sizes, (ch, ix, bd, lb)) == 3
     assert (labels[rows] == lb[:3]).all() and not labels[np.setdiff1d(np.arange(18), rows)].any()
+    mixed = np.full((18, 5), 0.5, np.float32)
+    assert deep_labels.apply(boards, mixed, sizes, (ch, ix, bd, lb), mean=True) == 3
+    assert np.allclose(mixed[rows], (0.5 + lb[:3]) / 2)
+    assert (mixed[np.setdiff1d(np.arange(18), rows)] == 0.5).all()
     bd[0, 0] += 1
     with pytest.raises(ValueError, match="differ from the chunks"):
         deep_labels.apply(boards, labels, sizes, (ch, ix, bd, lb))
+
+
+def test_one_ply_labels_of_shard_rows_come_from_their_chunk_files(tmp_path, monkeypatch):
+    rng = np.random.default_rng(4)
+    monkeypatch.setattr(deep_labels, "DATA", str(tmp_path))
+    files = {}
+    for c in (0, 1):
+        files[c] = (rng.integers(0, 4, size=(9, 50)).astype(np.uint8),
+                    rng.random((9, 5)).astype(np.float32))
+        np.savez(tmp_path / f"chunk_{deep_labels.SEED}_{c}_{deep_labels.CHUNK_GAMES}g_1ply.npz",
+                 boards=files[c][0], labels=files[c][1])
+    ch = np.array([1, 0, 1, 0], np.int16)
+    ix = np.array([3, 8, 0, 2], np.uint32)
+    bd = np.stack([files[c][0][i] for c, i in zip(ch, ix)])
+    got = deep_labels.one_ply_labels(ch, ix, bd)
+    assert np.array_equal(got, np.stack([files[c][1][i] for c, i in zip(ch, ix)]))
+    bd[2, 7] += 1                                    # a row whose board is not the chunk's
+    with pytest.raises(ValueError, match="differ from the 2-ply shards"):
+        deep_labels.one_ply_labels(ch, ix, bd)
+    with pytest.raises(FileNotFoundError, match="--chunks 3 --gen-only"):
+        deep_labels.one_ply_labels(np.array([2], np.int16), np.array([0], np.uint32), bd[:1])

@@ -157,17 +157,38 @@ def load(check: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
             np.concatenate(labels))
 
 
-def apply(boards: np.ndarray, labels: np.ndarray, sizes: list[int], shards) -> int:
+def one_ply_labels(chunks: np.ndarray, idxs: np.ndarray, boards: np.ndarray) -> np.ndarray:
+    """The 1-ply labels of shard rows (``load()``'s chunks, indices and boards),
+    read from ``train.py``'s chunk files in ``data/``, which must hold the same
+    positions."""
+    out = np.zeros((len(idxs), 5), np.float32)
+    for c in np.unique(chunks):
+        path = os.path.join(DATA, f"chunk_{SEED}_{int(c)}_{CHUNK_GAMES}g_1ply.npz")
+        if not os.path.exists(path):
+            raise FileNotFoundError(f"{path} is missing: python -m ai.training.train "
+                                    f"--chunks {int(c) + 1} --gen-only builds it")
+        d = np.load(path)
+        m = chunks == c
+        if not np.array_equal(d["boards"][idxs[m]], boards[m]):
+            raise ValueError(f"{path}: its positions differ from the 2-ply shards'")
+        out[m] = d["labels"][idxs[m]]
+    return out
+
+
+def apply(boards: np.ndarray, labels: np.ndarray, sizes: list[int], shards,
+          mean: bool = False) -> int:
     """Overwrite ``labels`` (the chunks' rows, concatenated; ``sizes``: rows per
-    chunk) with the shards' labels (``load()``) of the same positions;
-    returns how many. Shards of chunks beyond these are left out."""
+    chunk) with the shards' labels (``load()``) of the same positions, or with
+    the mean of the two (``mean``: the chunks' 1-ply labels and the shards' 2-ply
+    ones, whose odd- and even-ply biases cancel); returns how many. Shards of
+    chunks beyond these are left out."""
     ch, ix, bd, lb = shards
     starts = np.cumsum([0] + list(sizes))
     use = ch < len(sizes)
     rows = starts[ch[use]] + ix[use]
     if not np.array_equal(boards[rows], bd[use]):
         raise ValueError("the 2-ply shards' positions differ from the chunks here")
-    labels[rows] = lb[use]
+    labels[rows] = (labels[rows] + lb[use]) / 2 if mean else lb[use]
     return int(use.sum())
 
 

@@ -8,6 +8,9 @@ other contact positions of the same chunks, with the committed net's own
 outputs as their targets (an anchor: distillation from the starting net).
 Writes ``contact.bin`` (fine-tuned) and a copy of the committed ``race.bin``
 to ``--out``; judge it with ``python -m ai.training.heldout --weights DIR``.
+``--labels 1ply`` (a control: the same positions and steps with their 1-ply
+labels) and ``--labels mean`` need ``train.py``'s 1-ply chunk files of the
+shards' chunks (``--chunks`` picks which).
 
 Full retraining on 2-ply labels where they exist and 1-ply elsewhere needs the
 1-ply chunks rebuilt (about 50 minutes on two cores); this is the cheap step
@@ -74,6 +77,11 @@ def main(argv=None) -> None:
                     help="anchor positions per labelled one (0: labels only)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--limit", type=int, default=0, help="use only the first N labelled positions")
+    ap.add_argument("--chunks", default="", help="use only these chunks' shards (e.g. 0,1)")
+    ap.add_argument("--labels", choices=("2ply", "1ply", "mean"), default="2ply",
+                    help="targets for the labelled positions: their 2-ply labels, the same "
+                    "positions' 1-ply labels from train.py's chunk files (a control), or the mean "
+                    "of the two (odd and even plies' biases cancel)")
     ap.add_argument("--judge", nargs="*", default=[],
                     help="held-out test sets (e.g. re-judged at 2-ply): print the 0-ply loss per "
                     "decision before and after, with the paired difference")
@@ -83,11 +91,17 @@ def main(argv=None) -> None:
     t_start = time.time()
 
     chunks, idxs, boards, labels = deep_labels.load()
+    if a.chunks:
+        keep = np.isin(chunks, [int(c) for c in a.chunks.split(",")])
+        chunks, idxs, boards, labels = chunks[keep], idxs[keep], boards[keep], labels[keep]
     if a.limit:
         chunks, idxs, boards, labels = chunks[:a.limit], idxs[:a.limit], boards[:a.limit], labels[:a.limit]
+    if a.labels != "2ply":
+        one = deep_labels.one_ply_labels(chunks, idxs, boards)
+        labels = one if a.labels == "1ply" else (labels + one) / 2
     if not len(boards):
         raise SystemExit("no 2-ply shards: run python -m ai.training.deep_labels first")
-    print(f"{len(boards)} positions with 2-ply labels", flush=True)
+    print(f"{len(boards)} positions with 2-ply labels; targets: {a.labels}", flush=True)
     start = load_net(os.path.join(WEIGHTS, "contact.bin"))
     net = load_net(os.path.join(WEIGHTS, "contact.bin"))
     x = train.encode_boards(boards, "labelled")
@@ -101,7 +115,7 @@ def main(argv=None) -> None:
     with torch.no_grad():
         p0 = start(torch.from_numpy(x[:len(boards)]))
         eq0 = float((train.equity_t(p0) - train.equity_t(torch.from_numpy(labels))).abs().mean())
-    print(f"starting net vs the 2-ply labels: equity MAE {eq0:.4f}", flush=True)
+    print(f"starting net vs the targets: equity MAE {eq0:.4f}", flush=True)
 
     rng = np.random.default_rng(a.seed)
     n_lab = len(boards)
@@ -121,14 +135,14 @@ def main(argv=None) -> None:
             p = net(xt[val])
             return float((train.equity_t(p) - train.equity_t(yt[val])).abs().mean())
 
-    print(f"held-back 2-ply labels ({n_val}): equity MAE {val_mae():.4f} before", flush=True)
+    print(f"held-back targets ({n_val}): equity MAE {val_mae():.4f} before", flush=True)
     for ep in range(a.epochs):
         net.train()
         train.run_epoch(net, opt, xt, yt, tr[rng.permutation(len(tr))], bs,
                         f"epoch {ep + 1}/{a.epochs}")
         sched.step()
         net.eval()
-        print(f"epoch {ep + 1}: held-back 2-ply labels, equity MAE {val_mae():.4f}", flush=True)
+        print(f"epoch {ep + 1}: held-back targets, equity MAE {val_mae():.4f}", flush=True)
     if a.judge:
         race = load_net(os.path.join(WEIGHTS, "race.bin"))
         tests = [train.TestSet(p) for p in a.judge]

@@ -168,6 +168,8 @@ def main(argv=None) -> None:
     ap.add_argument("--deep-labels", action="store_true",
                     help="where a committed 2-ply shard (deep_labels.py) labels a position, "
                     "train on that label instead")
+    ap.add_argument("--deep-mean", action="store_true",
+                    help="with --deep-labels: train on the mean of the 1-ply and the 2-ply label")
     ap.add_argument("--gen-only", action="store_true", help="only generate the data")
     ap.add_argument("--net-seed", type=int, default=None,
                     help="seed for the nets' initial weights and batch order (default: --seed); "
@@ -175,6 +177,8 @@ def main(argv=None) -> None:
     ap.add_argument("--tag", default="", help="suffix for checkpoint names (a fresh training run)")
     ap.add_argument("--out", default=WEIGHTS, help="folder for the exported weights")
     a = ap.parse_args(argv)
+    if a.deep_mean and not a.deep_labels:
+        raise SystemExit("--deep-mean goes with --deep-labels")
     torch.set_num_threads(1)
     TAG[0] = a.tag
     os.makedirs(DATA, exist_ok=True)
@@ -203,8 +207,9 @@ def main(argv=None) -> None:
         if a.seed != deep_labels.SEED or a.chunk_games != deep_labels.CHUNK_GAMES:
             raise SystemExit("--deep-labels: the shards label the chunks of --seed 0 --chunk-games 5000")
         n = deep_labels.apply(boards, labels, [len(np.load(f)["labels"]) for f in files],
-                              deep_labels.load())
-        print(f"{n} of them take gnubg 2-ply labels from the committed shards", flush=True)
+                              deep_labels.load(), mean=a.deep_mean)
+        print(f"{n} of them take gnubg 2-ply labels from the committed shards"
+              + (" (the mean of their 1-ply and 2-ply labels)" if a.deep_mean else ""), flush=True)
     contact = contact_mask(boards)
     test = TestSet(test_path)
     # gnubg 0-ply baseline: its choice is the first play of each decision.
