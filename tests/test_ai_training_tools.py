@@ -191,7 +191,7 @@ def test_one_ply_labels_of_shard_rows_come_from_their_chunk_files(tmp_path, monk
     for c in (0, 1):
         files[c] = (rng.integers(0, 4, size=(9, 50)).astype(np.uint8),
                     rng.random((9, 5)).astype(np.float32))
-        np.savez(tmp_path / f"chunk_{deep_labels.SEED}_{c}_{deep_labels.CHUNK_GAMES}g_1ply.npz",
+        np.savez(tmp_path / gen.chunk_name(deep_labels.SEED, c, deep_labels.CHUNK_GAMES, 1),
                  boards=files[c][0], labels=files[c][1])
     ch = np.array([1, 0, 1, 0], np.int16)
     ix = np.array([3, 8, 0, 2], np.uint32)

@@ -58,10 +58,10 @@ def chunk_boards(c: int) -> np.ndarray:
     path = os.path.join(DATA, f"boards_{SEED}_{c}_{CHUNK_GAMES}g.npy")
     if os.path.exists(path):
         return np.load(path)
-    for labelled in sorted(glob.glob(os.path.join(DATA, f"chunk_{SEED}_{c}_{CHUNK_GAMES}g_*ply.npz"))):
-        return np.load(labelled)["boards"]  # train.py's chunk: the same positions
     from ai.training import gen
 
+    for labelled in sorted(glob.glob(os.path.join(DATA, gen.chunk_name(SEED, c, CHUNK_GAMES, "*")))):
+        return np.load(labelled)["boards"]  # train.py's chunk: the same positions
     boards = gen.collect_boards(CHUNK_GAMES, chunk_seed(c))
     os.makedirs(DATA, exist_ok=True)
     tmp = f"{path}.{os.getpid()}.tmp.npy"  # two labelling processes may rebuild it at once
@@ -161,9 +161,11 @@ def one_ply_labels(chunks: np.ndarray, idxs: np.ndarray, boards: np.ndarray) -> 
     """The 1-ply labels of shard rows (``load()``'s chunks, indices and boards),
     read from ``train.py``'s chunk files in ``data/``, which must hold the same
     positions."""
+    from ai.training import gen
+
     out = np.zeros((len(idxs), 5), np.float32)
     for c in np.unique(chunks):
-        path = os.path.join(DATA, f"chunk_{SEED}_{int(c)}_{CHUNK_GAMES}g_1ply.npz")
+        path = os.path.join(DATA, gen.chunk_name(SEED, int(c), CHUNK_GAMES, 1))
         if not os.path.exists(path):
             raise FileNotFoundError(f"{path} is missing: python -m ai.training.train "
                                     f"--chunks {int(c) + 1} --gen-only builds it")

@@ -75,6 +75,12 @@ def play_game(rng: random.Random, noise: float, eps: float, on_decision) -> None
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
 
 
+def chunk_name(seed: int, chunk: int, games: int, plies: object) -> str:
+    """File name of ``train.py``'s labelled chunk (``plies``: the label depth, or
+    ``"*"`` for a glob pattern)."""
+    return f"chunk_{seed}_{chunk}_{games}g_{plies}ply.npz"
+
+
 def collect_boards(n_games: int, seed: int, alts: int = 1) -> np.ndarray:
     """The unlabelled positions of ``generate(n_games, seed, ...)``, in the
     same order (labelling draws nothing from the generator, so a chunk's

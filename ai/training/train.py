@@ -186,7 +186,7 @@ def main(argv=None) -> None:
 
     files = []
     for c in range(a.chunks):
-        path = os.path.join(DATA, f"chunk_{a.seed}_{c}_{a.chunk_games}g_{a.label_plies}ply.npz")
+        path = os.path.join(DATA, gen.chunk_name(a.seed, c, a.chunk_games, a.label_plies))
         if not os.path.exists(path):
             print(f"chunk {c + 1}/{a.chunks}: {a.chunk_games} games", flush=True)
             gen.generate(a.chunk_games, a.seed * 1000 + 100 + c, path + ".tmp.npz",
