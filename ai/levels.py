@@ -18,6 +18,8 @@ level   search                                             noise
 4       0-ply                                              0.025 on outputs,
                                                            blind 0.1725
 5       0-ply, then 1-ply on up to 5 plays within 0.10     0
+        (each roll's replies pruned to the pruning
+        net's best 4, ``ai.search``)
 ======  =================================================  ==================
 
 The noises are set against GNU Backgammon's predefined players as the

@@ -219,7 +219,19 @@ _NETS: dict = {}
 
 def nets() -> tuple[Net, Net]:
     """(contact net, race net), loaded once."""
-    if not _NETS:
+    if "contact" not in _NETS:
         _NETS["contact"] = Net.load(os.path.join(WEIGHTS_DIR, "contact.bin"))
         _NETS["race"] = Net.load(os.path.join(WEIGHTS_DIR, "race.bin"))
     return _NETS["contact"], _NETS["race"]
+
+
+def prune_net() -> Net | None:
+    """The small pruning net that ranks the opponent's replies in the
+    lookahead before the contact net evaluates the best few (``ai.search``;
+    trained by ``python -m ai.training.prune`` from the contact net), loaded
+    once; None for a weights folder without ``prune.bin`` (then the lookahead
+    evaluates every reply with the contact net)."""
+    if "prune" not in _NETS:
+        path = os.path.join(WEIGHTS_DIR, "prune.bin")
+        _NETS["prune"] = Net.load(path) if os.path.exists(path) else None
+    return _NETS["prune"]

@@ -1,8 +1,10 @@
 """Think times on a fixed set of positions (pure Python: runs in CPython and in
 Pyodide, e.g. through ``node ai/tools/pyodide_speed.mjs``).
 
-``python -m ai.speed [--positions 200] [--levels 1,2,3,4,5]`` prints, per
-level, the median, 95th percentile and mean think time in milliseconds.
+``python -m ai.speed [--positions 200] [--levels 1,2,3,4,5] [--no-prune]`` prints,
+per level, the median, 95th percentile and mean think time in milliseconds
+(``--no-prune``: level 5's lookahead evaluates every reply with the contact
+net, as before the pruning net, for comparison).
 """
 
 from __future__ import annotations
@@ -66,9 +68,13 @@ def think_times(cases: list, level: int):
         yield time.perf_counter() - t0
 
 
-def measure(levels=(1, 2, 3, 4, 5), n: int = 200, out=sys.stdout) -> dict:
+def measure(levels=(1, 2, 3, 4, 5), n: int = 200, out=sys.stdout, prune: bool = True) -> dict:
     cases = fixed_positions(n)
     warm_up(cases)
+    if not prune:
+        from ai.search import evaluator
+
+        evaluator().prune = None
     res = {}
     for level in levels:
         ts = list(think_times(cases, level))
@@ -84,5 +90,7 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser(prog="python -m ai.speed")
     ap.add_argument("--positions", type=int, default=200)
     ap.add_argument("--levels", default="1,2,3,4,5")
+    ap.add_argument("--no-prune", action="store_true",
+                    help="level 5's lookahead without the pruning net (every reply evaluated)")
     a = ap.parse_args()
-    measure(tuple(int(x) for x in a.levels.split(",")), a.positions)
+    measure(tuple(int(x) for x in a.levels.split(",")), a.positions, prune=not a.no_prune)

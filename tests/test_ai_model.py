@@ -245,7 +245,7 @@ def test_weights_and_tables_fit_in_one_and_a_half_megabytes_gzipped():
 
     folder = pathlib.Path(net.__file__).parent / "weights"
     files = sorted(folder.iterdir())
-    assert {f.name for f in files} >= {"contact.bin", "race.bin", "bearoff.bin.gz"}
+    assert {f.name for f in files} >= {"contact.bin", "race.bin", "prune.bin", "bearoff.bin.gz"}
     total = sum(len(f.read_bytes()) if f.suffix == ".gz" else len(gzip.compress(f.read_bytes()))
                 for f in files)
     assert total <= 1_500_000, f"{total} bytes gzip-compressed"

@@ -130,8 +130,8 @@ def test_main_bundles_hold_the_engine_and_the_page_modules(dist):
 def test_worker_zip_is_engine_ai_runtime_and_the_worker(dist):
     names = set(_zip(dist, "worker.zip"))
     assert {"engine/__init__.py", "ai/__init__.py", "ai/levels.py", "ai/weights/contact.bin",
-            "ai/weights/race.bin", "ai/weights/bearoff.bin.gz", "webui/__init__.py", "webui/ai_worker.py",
-            "webui/autoplay.py"} <= names
+            "ai/weights/prune.bin", "ai/weights/race.bin", "ai/weights/bearoff.bin.gz",
+            "webui/__init__.py", "webui/ai_worker.py", "webui/autoplay.py"} <= names
     assert {n for n in names if n.startswith("webui/")} == {f"webui/{n}" for n in build_site.WEBUI_WORKER}
     for name, data in _zip(dist, "worker.zip").items():
         assert data == (ROOT / ("site/" if name.startswith("webui/") else "") / name).read_bytes(), name

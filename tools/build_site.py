@@ -122,6 +122,7 @@ AI_RUNTIME = [
     "search.py",
     "weights/bearoff.bin.gz",
     "weights/contact.bin",
+    "weights/prune.bin",
     "weights/race.bin",
 ]
 #: site/webui/ modules that run in the AI worker (Pyodide) only.

@@ -1,6 +1,6 @@
 """Equity lost per held-out decision by our search settings (dev-only).
 
-``python -m ai.training.heldout [--test FILE ...] [--weights DIR] [--variants "[(0, 0, 0.0), (1, 5, 0.10)]"] [--by-class] [--save PREFIX]``
+``python -m ai.training.heldout [--test FILE ...] [--weights DIR] [--variants "[(0, 0, 0.0), (1, 5, 0.10)]"] [--by-class] [--save PREFIX] [--prune-keep N]``
 prints, for gnubg's 0-ply choice and for each (plies, max plays, threshold)
 setting of ``ai.search``'s filter, the mean equity lost per decision judged
 by the test set's equities (gnubg 1-ply for ``data/test_0_1000.npz``, or a
@@ -77,11 +77,18 @@ def main(argv=None) -> None:
     ap.add_argument("--save", default=None, help="prefix: save each setting's equity lost per decision "
                     "(PREFIX_<plies>_<max plays>_<threshold>.npy) and the play it chose "
                     "(..._choice.npy) for paired comparisons of nets")
+    ap.add_argument("--prune-keep", type=int, default=None,
+                    help="replies a roll the lookahead's contact net evaluates after the "
+                    "pruning net (default: ai.search.PRUNE_KEEP; 0: no pruning, every reply)")
     a = ap.parse_args(argv)
     from ai import net
     if a.weights:
         net.WEIGHTS_DIR = a.weights
     from ai import search
+    if a.prune_keep == 0:
+        search.evaluator().prune = None
+    elif a.prune_keep is not None:
+        search.PRUNE_KEEP = a.prune_keep
 
     decisions = []     # (results, equities) per decision with a choice
     for path in a.test:
