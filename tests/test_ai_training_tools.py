@@ -203,3 +203,32 @@ def test_one_ply_labels_of_shard_rows_come_from_their_chunk_files(tmp_path, monk
         deep_labels.one_ply_labels(ch, ix, bd)
     with pytest.raises(FileNotFoundError, match="--chunks 3 --gen-only"):
         deep_labels.one_ply_labels(np.array([2], np.int16), np.array([0], np.uint32), bd[:1])
+
+
+def test_two_ply_experiment_keeps_or_improves_level5_by_its_own_2ply_value(tmp_path, capsys):
+    """two_ply.py's re-ranking: the level-5 choices it saves are level 5's, its
+    own choice is the better of level 5's top two by the 2-ply value, and the
+    2-ply value of a finished game is the game's result."""
+    from ai import search
+    from ai.net import equity
+    from ai.training import two_ply
+    from engine import Position
+
+    src = tmp_path / "test.npz"
+    gen.generate_testset(5, 77, str(src), plies=0)
+    two_ply.main(["--test", str(src), "--top", "2", "--save", str(tmp_path / "t")])
+    out = capsys.readouterr().out
+    assert "2-ply looks" in out and "decisions: level 5 loses" in out
+    lvl5, deep = np.load(tmp_path / "t_level5_choice.npy"), np.load(tmp_path / "t_choice.npy")
+    assert (lvl5 != deep).sum() >= 1  # this set has a decision the 2-ply look changes
+    ev = search.evaluator()
+    from ai.training.paired import decisions
+    for res, a, b in zip(decisions([str(src)]), lvl5, deep):
+        rs = [Position(tuple(int(v) for v in row[:25]), tuple(int(v) for v in row[25:])) for row in res]
+        cands = search.refine(range(len(rs)), rs, [ev.after(r) for r in rs], 1, 5, 0.10)
+        assert a == cands[0].play
+        if a != b:  # changed only to the second 1-ply play, when its 2-ply value is higher
+            assert b == cands[1].play
+            assert equity(two_ply.two_ply(ev, rs[b])) > equity(two_ply.two_ply(ev, rs[a]))
+    loser = tuple([2] * 7 + [1] + [0] * 17)  # 15 checkers, none borne off: a gammon
+    assert two_ply.two_ply(ev, Position(tuple([0] * 25), loser)) == (1.0, 1.0, 0.0, 0.0, 0.0)
