@@ -391,14 +391,19 @@ def _contact_features(me: Sequence[int], opp: Sequence[int], my_back: int, opp_b
                 append((base + k, v))
 
 
-def encode(board: Board) -> list[tuple[int, float]]:
-    """Sparse inputs ``[(index, value), ...]`` of ``board`` for the player on roll."""
+def encode(board: Board, features: bool = True) -> list[tuple[int, float]]:
+    """Sparse inputs ``[(index, value), ...]`` of ``board`` for the player on roll.
+
+    ``features=False``: only the board's inputs (the two sides' blocks and
+    ``CONTACT``), without the hand-made contact features (``FEAT``, ``EXT``),
+    which cost most of the time; the pruning net reads only these."""
     opp, me = board
     out: list[tuple[int, float]] = []
     my_back = _side(me, MOVER, out)
     opp_back = _side(opp, OPPONENT, out)
     if my_back >= 0 and opp_back >= 0 and my_back + opp_back >= 24:  # see is_contact
-        _contact_features(me, opp, my_back, opp_back, out)
+        if features:
+            _contact_features(me, opp, my_back, opp_back, out)
         out.append((CONTACT, 1.0))  # last: search.py tests feats[-1]
     return out
 

@@ -29,7 +29,7 @@ class Hint(NamedTuple):
     win_backgammon: float
     lose_gammon: float
     lose_backgammon: float
-    ply: int  # 0 or 1: the depth of this play's evaluation
+    ply: int  # 0, 1 or 2: the depth of this play's evaluation
 
     def as_dict(self) -> dict:
         return self._asdict()
@@ -40,17 +40,25 @@ def hint(pos: Position, d1: int, d2: int, level: int = 5) -> list[Hint]:
 
     Plays evaluated by the 1-ply lookahead come first; the rest follow in
     0-ply order (their equities are 0-ply, hence not strictly comparable).
+    When the level's 2-ply look ran, the two plays it evaluated come first,
+    by their 2-ply equities; a 1-ply play's ``loss`` is then measured at
+    1-ply, from the best play's 1-ply equity (the same depth), and its
+    ``equity`` is shown as the best play's less that loss, so that equities
+    still read best first (its probabilities stay its 1-ply ones).
 
     :raises engine.DiceError: bad dice; :raises ValueError: bad level.
     """
     cands = ranked(pos, d1, d2, level)
     if not cands:
         return []
-    best = cands[0].equity
-    return [
-        Hint(c.play.notation, c.play.result.id, c.equity, max(0.0, best - c.equity), *c.probs, c.ply)
-        for c in cands
-    ]
+    top = cands[0]
+    out = []
+    for c in cands:
+        eq = c.equity
+        if c.ply == 1 < top.ply:
+            eq = top.equity - (top.ply1_equity - c.equity)
+        out.append(Hint(c.play.notation, c.play.result.id, eq, max(0.0, top.equity - eq), *c.probs, c.ply))
+    return out
 
 
 def play_loss(pos: Position, d1: int, d2: int, notation: str, level: int = 5) -> float:

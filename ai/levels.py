@@ -19,7 +19,9 @@ level   search                                             noise
                                                            blind 0.1725
 5       0-ply, then 1-ply on up to 5 plays within 0.10     0
         (each roll's replies pruned to the pruning
-        net's best 4, ``ai.search``)
+        net's best 4, ``ai.search``); when the best
+        two are within 0.04 and not both races, 2-ply
+        on those two
 ======  =================================================  ==================
 
 The noises are set against GNU Backgammon's predefined players as the
@@ -50,6 +52,9 @@ class Level(NamedTuple):
     # > 0: the noise goes on the five outputs instead (see _output_noise), and
     # each output is first lowered by ``blind`` x its scale
     blind: float = 0.0
+    # > 0: when the two best plays after the 1-ply lookahead are within
+    # ``look``, both are evaluated again at 2-ply (ai.search.rank)
+    look: float = 0.0
 
 
 # how much of the noise each output gets: win, win gammon, win backgammon,
@@ -62,7 +67,7 @@ LEVELS = {
     2: Level(0, 0.11),
     3: Level(0, 0.08),
     4: Level(0, 0.025, blind=0.1725),
-    5: Level(1, 0.0, 5, 0.10),
+    5: Level(1, 0.0, 5, 0.10, look=0.04),
 }
 
 
@@ -77,7 +82,7 @@ def ranked(pos: Position, d1: int, d2: int, level: int = 5) -> list[Candidate]:
     """The legal plays ranked by the level's search (no noise), best first."""
     lv = LEVELS[check_level(level)]
     return rank(pos, d1, d2, plies=lv.plies, max_candidates=lv.max_candidates,
-                threshold=lv.threshold)
+                threshold=lv.threshold, look=lv.look)
 
 
 def choose(pos: Position, d1: int, d2: int, level: int = 5,
@@ -93,7 +98,7 @@ def choose(pos: Position, d1: int, d2: int, level: int = 5,
     if len(plays) == 1:
         return plays[0]
     cands = rank(pos, d1, d2, plies=lv.plies, max_candidates=lv.max_candidates,
-                 threshold=lv.threshold, plays=plays)
+                 threshold=lv.threshold, plays=plays, look=lv.look)
     if not lv.noise:
         return cands[0].play
     if lv.blind:

@@ -195,9 +195,109 @@ class Net:
             _sig(b2[4] + sum(map(mul, w[4], h))),
         )
 
+    def equity(self, acc: int) -> float:
+        """Cubeless equity from a packed hidden pre-activation: of the five
+        probabilities, or a one-output net's linear output (the pruning
+        net's)."""
+        if len(self.b2) != 1:
+            return equity(self.output(acc))
+        return self._b2[0] + sum(map(mul, self._w2[0], map(_tanh, self.unpack(acc))))
+
     def evaluate(self, board) -> Probs:
         """Probabilities for the player on roll of ``board`` = (opponent, mover)."""
         return self.output(self.pre(encoder.encode(board)))
+
+
+class BoardTable:
+    """A net that reads only the board inputs (the pruning net, the race
+    net), evaluated straight from checker counts, without an encoding.
+
+    Those inputs are linear in the counts of each point (the point units,
+    and pip count, borne-off and home-board checkers), except the rearmost
+    checker's point and ``CONTACT``. For boards with contact (``contact``
+    True) or without, a board's packed pre-activation is ``bias + sum over
+    points of points[side][point][count] + back[side][rearmost index + 1]``,
+    and a sibling's is its base's plus the changed points' differences: the
+    same sums as :meth:`Net.pre` of ``encoder.encode(board, False)``, up to
+    the inputs' quantization.
+    """
+
+    def __init__(self, net: Net, contact: bool):
+        E = encoder
+        rows, pack = net._rows, net._pack
+        n_h = net.n_hidden
+        frac = _FRAC_BITS
+
+        def combo(terms):  # sum of value * row over (input, value), packed
+            acc = [0.0] * n_h
+            for i, v in terms:
+                r = rows[i]
+                for k in range(n_h):
+                    acc[k] += v * r[k]
+            return pack(acc, frac)
+
+        # every side has 15 checkers: OFF's constant part, 15/15
+        fixed = [(E.MOVER + E.OFF, 1.0), (E.OPPONENT + E.OFF, 1.0)] + ([(E.CONTACT, 1.0)] if contact else [])
+        self.bias = net._packed_b1 + combo(fixed)
+        self.points = []  # [side][point] -> tuple over counts 0..15
+        self.back = []  # [side][rearmost index + 1]
+        for base in (E.MOVER, E.OPPONENT):
+            side = []
+            for i in range(25):
+                cells = []
+                for n in range(16):
+                    terms = [(base + E.UNITS * i + k, v) for k, v in E.POINT_UNITS[n]]
+                    if n:
+                        terms += [(base + E.PIP, (i + 1) * n / 100.0), (base + E.OFF, -n / 15.0)]
+                        if i < 6:
+                            terms.append((base + E.HOME, n / 15.0))
+                    cells.append(combo(terms))
+                side.append(tuple(cells))
+            self.points.append(side)
+            self.back.append([0] + [combo([(base + E.BACK, (b + 1) / 25.0)]) for b in range(25)])
+
+    def pre(self, board, backs) -> int:
+        """Packed pre-activation of ``board`` = (opponent, mover), whose
+        rearmost indices are ``backs`` = (mover's, opponent's)."""
+        opp, me = board
+        pm, po = self.points
+        acc = self.bias + self.back[0][backs[0] + 1] + self.back[1][backs[1] + 1]
+        for i in range(25):
+            acc += pm[i][me[i]] + po[i][opp[i]]
+        return acc
+
+    def sibling(self, acc: int, base, base_backs, board, backs) -> int:
+        """Packed pre-activation of ``board`` from ``acc``, that of ``base``
+        (both (opponent, mover), with their rearmost indices)."""
+        opp, me = board
+        b_opp, b_me = base
+        pm, po = self.points
+        for i in range(25):
+            n = me[i]
+            if n != b_me[i]:
+                acc += pm[i][n] - pm[i][b_me[i]]
+            n = opp[i]
+            if n != b_opp[i]:
+                acc += po[i][n] - po[i][b_opp[i]]
+        if backs[0] != base_backs[0]:
+            acc += self.back[0][backs[0] + 1] - self.back[0][base_backs[0] + 1]
+        if backs[1] != base_backs[1]:
+            acc += self.back[1][backs[1] + 1] - self.back[1][base_backs[1] + 1]
+        return acc
+
+
+def backs(board) -> tuple:
+    """(mover's, opponent's) rearmost occupied index of ``board`` =
+    (opponent, mover) (-1: none left); contact while they sum to 24 or more."""
+    return _back(board[1]), _back(board[0])
+
+
+def _back(side) -> int:
+    """The index of a side's rearmost checker (-1: none left)."""
+    for i in range(24, -1, -1):
+        if side[i]:
+            return i
+    return -1
 
 
 def feature_diff(old: Sequence[tuple[int, float]], new: Sequence[tuple[int, float]]) -> dict:

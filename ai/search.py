@@ -1,6 +1,8 @@
 """Evaluating plays: static (0-ply) evaluation of every legal play, and a
 gnubg-style move filter followed by a one-roll lookahead (1-ply: all 21
-rolls, the opponent's best 0-ply reply) on the best few candidates.
+rolls, the opponent's best 0-ply reply) on the best few candidates, and
+for level 5 a two-roll lookahead (2-ply) on the best two when they are
+close.
 
 Probabilities are always ``(win, win_g, win_bg, lose_g, lose_bg)`` for a named
 side; equity is cubeless with gammons and backgammons counting
@@ -15,7 +17,12 @@ In the lookahead, a small pruning net (``weights/prune.bin``, distilled
 from the contact net by ``python -m ai.training.prune``) ranks each roll's
 contact replies first, and only its best :data:`PRUNE_KEEP` get the contact
 net, as gnubg prunes its deeper plies: the same opponent's reply in about 97%
-of rolls, at about a third of the contact net's evaluations.
+of rolls, at about a third of the contact net's evaluations. The pruning
+net and the race net read only the board inputs, so they are evaluated
+straight from checker counts (:class:`ai.net.BoardTable`), without an
+encoding. In a 2-ply look our own best play to each roll is chosen the same
+way, with the contact net evaluating only the pruning net's best
+:data:`LOOK_KEEP`.
 """
 
 from __future__ import annotations
@@ -25,13 +32,18 @@ from typing import NamedTuple, Sequence
 from engine import Play, Position, result_positions
 
 from ai import bearoff, encoder
-from ai.net import equity, feature_diff, invert, nets, prune_net, sane
+from ai.net import BoardTable, backs, equity, feature_diff, invert, nets, prune_net, sane
 
 # (d1, d2, weight out of 36) for the 21 distinct rolls
 ROLLS = tuple((a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7))
 # In the lookahead, how many of a roll's contact replies (ranked by the small
 # pruning net) the contact net evaluates to find the opponent's best.
 PRUNE_KEEP = 4
+# In a 2-ply look, how many of each of our own rolls' plays the contact net
+# evaluates (the opponent's replies keep PRUNE_KEEP): the pruning net's best
+# one. Keeping 4 chose a little better on held-out decisions (ai/README.md)
+# but took 1.5x as long.
+LOOK_KEEP = 1
 
 
 def win_probs(loser: Sequence[int]) -> tuple:
@@ -44,22 +56,28 @@ def win_probs(loser: Sequence[int]) -> tuple:
 
 
 class _Base:
-    """A shared starting point for evaluating sibling boards."""
+    """A shared starting point for evaluating sibling boards: its encoding,
+    its rearmost checkers, and each net's (or board table's) packed
+    pre-activation, made when first needed."""
 
-    __slots__ = ("feats", "pre")
+    __slots__ = ("board", "feats", "backs", "pre")
 
     def __init__(self, board):
+        self.board = board
         self.feats = encoder.encode(board)
+        self.backs = backs(board)
         self.pre: dict = {}
 
 
 class Evaluator:
-    """0-ply and 1-ply evaluation with the contact net, the race net and the
-    bear-off database."""
+    """0-ply, 1-ply and 2-ply evaluation with the contact net, the race net
+    and the bear-off database."""
 
     def __init__(self):
         self.contact, self.race = nets()
         self.prune = prune_net()
+        self.prune_table = BoardTable(self.prune, True) if self.prune is not None else None
+        self.race_table = BoardTable(self.race, False)
         self.evals = 0  # static evaluations done (for benchmarks)
 
     # --- static evaluation of a board (player on roll) -------------------------
@@ -87,62 +105,127 @@ class Evaluator:
         base = _Base((pos.mover, pos.opponent))
         return [self.after(r, base) for r in results]
 
-    # --- one-roll lookahead -------------------------------------------------
-    def ply1(self, r: Position) -> tuple:
+    # --- lookahead ----------------------------------------------------------
+    def ply1(self, r: Position, replies: list | None = None) -> tuple:
         """1-ply probabilities for the side that played into ``r``: the mean,
         over the opponent's 21 rolls, of the 0-ply value after the opponent's
-        best (0-ply) reply."""
+        best (0-ply) reply. ``replies``: a list to append, roll by roll, that
+        best reply (None where the opponent cannot move), for :meth:`ply2`."""
         if not any(r.mover):
             return win_probs(r.opponent)
         rn = r.swap()  # the opponent on roll
-        base_board = (r.opponent, r.mover)  # us on roll, before their reply
-        base = _Base(base_board)
+        base = _Base((r.opponent, r.mover))  # us on roll, before their reply
         acc = [0.0] * 5
         for d1, d2, w in ROLLS:
-            replies = result_positions(rn, d1, d2)
-            if not replies:
-                p = self.board(base_board, base)
+            results = result_positions(rn, d1, d2)
+            if not results:
+                p, q = self.board(base.board, base), None
             else:
-                p = self.best_reply(replies, base)
+                p, q = self.best_reply(results, base)
+            if replies is not None:
+                replies.append(q)
             for k in range(5):
                 acc[k] += w * p[k]
         return tuple(a / 36.0 for a in acc)
 
-    def best_reply(self, replies: Sequence[Position], base: _Base) -> tuple:
-        """Our probabilities (on roll again) after the opponent's best reply
-        among ``replies`` (their results, the opponent still to move in them),
-        by our 0-ply value, the lowest for us.
+    def ply2(self, r: Position, keep: int | None = None, replies: Sequence | None = None) -> tuple:
+        """2-ply probabilities for the side that played into ``r``: over the
+        opponent's 21 rolls, after its best (0-ply, pruned) reply, our 1-ply
+        value on roll: over our 21 rolls, the 0-ply value of our best play
+        (the contact net evaluating the pruning net's best ``keep`` of a
+        roll's contact plays; default :data:`LOOK_KEEP`). ``replies``: the
+        opponent's best reply to each roll as :meth:`ply1` found them."""
+        if not any(r.mover):
+            return win_probs(r.opponent)
+        if keep is None:
+            keep = LOOK_KEEP
+        if replies is None:
+            replies = []
+            self.ply1(r, replies)
+        acc = [0.0] * 5
+        for (d1, d2, w), q in zip(ROLLS, replies):
+            if q is None:
+                p = self.on_roll1(r, keep)  # they cannot move: we are on roll in r
+            elif not any(q.mover):
+                p = invert(win_probs(q.opponent))  # they bore off their last checker
+            else:
+                p = self.on_roll1(q.swap(), keep)
+            for k in range(5):
+                acc[k] += w * p[k]
+        return tuple(a / 36.0 for a in acc)
 
-        With more than :data:`PRUNE_KEEP` contact replies, the pruning net
-        ranks them first and only its best :data:`PRUNE_KEEP` get the contact
-        net (races and bear-offs always get their own evaluation)."""
-        best = None
+    def on_roll1(self, pos: Position, keep: int | None = None) -> tuple:
+        """1-ply probabilities for ``pos``'s mover, on roll: over its 21 rolls,
+        the 0-ply value of its best play (pruned as :meth:`best_reply`). In a
+        bear-off the database's value, which already plays every roll best."""
+        if bearoff.applies((pos.opponent, pos.mover)):
+            return self.board((pos.opponent, pos.mover))
+        base = _Base((pos.mover, pos.opponent))
+        acc = [0.0] * 5
+        for d1, d2, w in ROLLS:
+            results = result_positions(pos, d1, d2)
+            if results:
+                p = invert(self.best_reply(results, base, keep)[0])
+            else:
+                p = invert(self.board(base.board, base))
+            for k in range(5):
+                acc[k] += w * p[k]
+        return tuple(a / 36.0 for a in acc)
+
+    def best_reply(self, replies: Sequence[Position], base: _Base, keep: int | None = None) -> tuple:
+        """(probabilities, reply): the best of ``replies`` (sibling results of
+        one roll, their player still the mover in them) for that player, by
+        0-ply; the probabilities are for the other side, on roll after it
+        (the lowest equity for that side). ``base``: the board before the
+        play, with that other side on roll.
+
+        With more than ``keep`` replies, the pruning net ranks the contact
+        ones first, straight from their checker counts (it reads only the
+        board inputs: :class:`ai.net.BoardTable`), and only its best ``keep``
+        are encoded for the contact net (races and bear-offs always get their
+        own evaluation)."""
+        if keep is None:
+            keep = PRUNE_KEEP
+        best = best_q = None
         best_eq = 9.0
-        prune = self.prune if len(replies) > PRUNE_KEEP else None
+        prune = self.prune if len(replies) > keep else None
         ranked = []
         for q in replies:
-            if not any(q.mover):  # the opponent bears off its last checker
-                p = invert(win_probs(q.opponent))
-            else:
-                board = (q.mover, q.opponent)
-                feats = encoder.encode(board)
-                if prune is not None and feats[-1][0] == encoder.CONTACT:
-                    ranked.append((equity(prune.output(_packed(prune, feats, base))), board, feats))
+            if not any(q.mover):  # its player bears off the last checker: nothing is better
+                return invert(win_probs(q.opponent)), q
+            board = (q.mover, q.opponent)
+            bk = backs(board)
+            if bk[0] + bk[1] >= 24:  # contact (see encoder.is_contact)
+                if prune is not None:
+                    ranked.append((prune.equity(self._table_pre(self.prune_table, base, board, bk)), board, q))
                     continue
-                p = self.board(board, base, feats)
+                p = self.board(board, base)
+            elif bearoff.applies(board):
+                self.evals += 1
+                p = bearoff.probabilities(board)
+            else:  # a race: the race net reads only the board inputs
+                self.evals += 1
+                p = sane(self.race.output(self._table_pre(self.race_table, base, board, bk)))
             e = equity(p)
             if e < best_eq:
-                best_eq = e
-                best = p
+                best_eq, best, best_q = e, p, q
         if ranked:
             ranked.sort(key=_first)
-            for _, board, feats in ranked[:PRUNE_KEEP]:
-                p = self.board(board, base, feats)
+            for _, board, q in ranked[:keep]:
+                p = self.board(board, base)
                 e = equity(p)
                 if e < best_eq:
-                    best_eq = e
-                    best = p
-        return best
+                    best_eq, best, best_q = e, p, q
+        return best, best_q
+
+    @staticmethod
+    def _table_pre(table: BoardTable, base: _Base, board, bk) -> int:
+        """The packed pre-activation of ``board`` (rearmost indices ``bk``)
+        by ``table``, from ``base``'s."""
+        acc = base.pre.get(table)
+        if acc is None:
+            acc = base.pre[table] = table.pre(base.board, base.backs)
+        return table.sibling(acc, base.board, base.backs, board, bk)
 
 
 def _first(t):
@@ -169,6 +252,9 @@ class Candidate(NamedTuple):
     probs: tuple  # (win, win_g, win_bg, lose_g, lose_bg) for the mover
     equity: float
     ply: int  # depth it was last evaluated at
+    # its 1-ply equity, for a play evaluated again at 2-ply (its equity otherwise):
+    # the plays left at 1-ply are compared with the best at that depth
+    ply1_equity: float = 0.0
 
 
 _EVALUATOR: list = []
@@ -181,12 +267,18 @@ def evaluator() -> Evaluator:
 
 
 def rank(pos: Position, d1: int, d2: int, plies: int = 1, max_candidates: int = 6,
-         threshold: float = 0.12, plays: Sequence[Play] | None = None) -> list[Candidate]:
+         threshold: float = 0.12, plays: Sequence[Play] | None = None,
+         look: float = 0.0) -> list[Candidate]:
     """Every legal play of ``pos`` for the roll, best first.
 
     All plays get a 0-ply evaluation; with ``plies`` = 1 the filter keeps at
     most ``max_candidates`` plays within ``threshold`` equity of the best, and
     those are re-evaluated with the one-roll lookahead and ranked first.
+    With ``look`` > 0, when the two best of those are within ``look`` of each
+    other and one of them still has contact, both are evaluated again at
+    2-ply (:meth:`Evaluator.ply2`) and ranked first by it (in races the race
+    net's 1-ply is nearly as good: on held-out decisions a 2-ply look at races
+    gained a twentieth of what it gained in contact).
     """
     ev = evaluator()
     if plays is None:
@@ -194,17 +286,18 @@ def rank(pos: Position, d1: int, d2: int, plies: int = 1, max_candidates: int = 
     if not plays:
         return []
     results = [p.result for p in plays]
-    return refine(plays, results, ev.plays0(pos, results), plies, max_candidates, threshold)
+    return refine(plays, results, ev.plays0(pos, results), plies, max_candidates, threshold, look)
 
 
 def refine(plays: Sequence, results: Sequence[Position], probs: Sequence[tuple], plies: int = 1,
-           max_candidates: int = 6, threshold: float = 0.12) -> list[Candidate]:
+           max_candidates: int = 6, threshold: float = 0.12, look: float = 0.0) -> list[Candidate]:
     """Rank ``plays`` (any labels) by their results' 0-ply ``probs``, best
     first; with ``plies`` = 1 the move filter's survivors are re-evaluated
-    with the one-roll lookahead and ranked first (see :func:`rank`)."""
+    with the one-roll lookahead and ranked first, and with ``look`` the two
+    best of them at 2-ply when they are that close (see :func:`rank`)."""
     eqs = [equity(pr) for pr in probs]
     order = sorted(range(len(eqs)), key=lambda i: -eqs[i])
-    cands = [Candidate(plays[i], probs[i], eqs[i], 0) for i in order]
+    cands = [Candidate(plays[i], probs[i], eqs[i], 0, eqs[i]) for i in order]
     if plies >= 1 and len(order) > 1:
         best = eqs[order[0]]
         top = [i for i in order[:max_candidates] if eqs[i] >= best - threshold]
@@ -212,8 +305,18 @@ def refine(plays: Sequence, results: Sequence[Position], probs: Sequence[tuple],
             ev = evaluator()
             deep = []
             for i in top:
-                pr = ev.ply1(results[i])
-                deep.append(Candidate(plays[i], pr, equity(pr), 1))
-            deep.sort(key=lambda c: -c.equity)
-            cands = deep + cands[len(top):]
+                replies = [] if look > 0.0 else None
+                pr = ev.ply1(results[i], replies)
+                e = equity(pr)
+                deep.append((Candidate(plays[i], pr, e, 1, e), results[i], replies))
+            deep.sort(key=lambda c: -c[0].equity)
+            if (look > 0.0 and deep[0][0].equity - deep[1][0].equity <= look
+                    and any(encoder.is_contact((r.opponent, r.mover)) for _, r, _ in deep[:2])):
+                two = []
+                for c, r, replies in deep[:2]:
+                    pr = ev.ply2(r, replies=replies)
+                    two.append((Candidate(c.play, pr, equity(pr), 2, c.equity), r, replies))
+                two.sort(key=lambda c: -c[0].equity)
+                deep[:2] = two
+            cands = [c[0] for c in deep] + cands[len(top):]
     return cands

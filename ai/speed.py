@@ -1,10 +1,11 @@
 """Think times on a fixed set of positions (pure Python: runs in CPython and in
 Pyodide, e.g. through ``node ai/tools/pyodide_speed.mjs``).
 
-``python -m ai.speed [--positions 200] [--levels 1,2,3,4,5] [--no-prune]`` prints,
-per level, the median, 95th percentile and mean think time in milliseconds
-(``--no-prune``: level 5's lookahead evaluates every reply with the contact
-net, as before the pruning net, for comparison).
+``python -m ai.speed [--positions 200] [--levels 1,2,3,4,5] [--no-prune] [--no-look]``
+prints, per level, the median, 95th percentile and mean think time in
+milliseconds (for comparison: ``--no-prune``, level 5's lookahead evaluates
+every reply with the contact net, as before the pruning net; ``--no-look``,
+level 5 without its 2-ply look at its best two plays).
 """
 
 from __future__ import annotations
@@ -68,13 +69,18 @@ def think_times(cases: list, level: int):
         yield time.perf_counter() - t0
 
 
-def measure(levels=(1, 2, 3, 4, 5), n: int = 200, out=sys.stdout, prune: bool = True) -> dict:
+def measure(levels=(1, 2, 3, 4, 5), n: int = 200, out=sys.stdout, prune: bool = True,
+            look: bool = True) -> dict:
     cases = fixed_positions(n)
     warm_up(cases)
     if not prune:
         from ai.search import evaluator
 
         evaluator().prune = None
+    if not look:
+        from ai.levels import LEVELS
+
+        LEVELS[5] = LEVELS[5]._replace(look=0.0)
     res = {}
     for level in levels:
         ts = list(think_times(cases, level))
@@ -92,5 +98,8 @@ if __name__ == "__main__":
     ap.add_argument("--levels", default="1,2,3,4,5")
     ap.add_argument("--no-prune", action="store_true",
                     help="level 5's lookahead without the pruning net (every reply evaluated)")
+    ap.add_argument("--no-look", action="store_true",
+                    help="level 5 without its 2-ply look at the best two plays")
     a = ap.parse_args()
-    measure(tuple(int(x) for x in a.levels.split(",")), a.positions, prune=not a.no_prune)
+    measure(tuple(int(x) for x in a.levels.split(",")), a.positions, prune=not a.no_prune,
+            look=not a.no_look)

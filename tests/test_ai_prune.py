@@ -109,10 +109,46 @@ def test_pruning_net_ranks_replies_like_the_contact_net():
             if len(feats) <= search.PRUNE_KEEP:
                 continue
             full = [equity(contact.output(contact.pre(f))) for f in feats]
-            small = [equity(prune.output(prune.pre(f))) for f in feats]
+            # the pruning net reads the board inputs only (as search.best_reply gives them)
+            small = [prune.equity(prune.pre(encoder.encode(b, False))) for b in boards
+                     if encoder.is_contact(b)]
             best = min(range(len(full)), key=full.__getitem__)
             top = sorted(range(len(small)), key=small.__getitem__)[:search.PRUNE_KEEP]
             hits += best in top
             total += 1
     assert total >= 100
     assert hits >= 0.95 * total, (hits, total)  # 338 of 347 with the committed nets
+
+
+def test_pruning_net_reads_the_board_inputs_and_matches_numpy():
+    """The pruning net's file: no weight on the contact features (the search
+    gives it only the board inputs), and its runtime equity is the numpy
+    forward pass of the file, l2(sigmoid(l1(x))), one linear output."""
+    from pathlib import Path
+
+    import numpy as np
+
+    from ai import encoder
+
+    data = Path(net.WEIGHTS_DIR, "prune.bin").read_bytes()
+    n_in, n_h, n_out = (int(v) for v in np.frombuffer(data, dtype="<u2", count=3, offset=6))
+    vals = np.frombuffer(data, dtype="<f2", offset=12).astype(np.float64)
+    assert (n_in, n_out) == (encoder.N_INPUTS, 1) and len(vals) == n_in * n_h + 2 * n_h + 1
+    w1, b1 = vals[:n_in * n_h].reshape(n_in, n_h), vals[n_in * n_h:n_in * n_h + n_h]
+    w2, b2 = vals[n_in * n_h + n_h:-1], vals[-1]
+    assert not w1[encoder.FEAT:].any()
+    prune = net.prune_net()
+    checked = 0
+    for pos, _, _ in fixed_positions(40, seed=3):
+        b = (pos.opponent, pos.mover)
+        if not encoder.is_contact(b):
+            continue
+        x = np.zeros(n_in)
+        for i, v in encoder.encode(b, False):
+            x[i] = v
+        want = float(w2 @ (1.0 / (1.0 + np.exp(-(x @ w1 + b1)))) + b2)
+        assert prune.equity(prune.pre(encoder.encode(b, False))) == pytest.approx(want, abs=2e-5)
+        # the contact features would change nothing
+        assert prune.equity(prune.pre(encoder.encode(b))) == pytest.approx(want, abs=2e-5)
+        checked += 1
+    assert checked >= 20

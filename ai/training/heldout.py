@@ -1,8 +1,9 @@
 """Equity lost per held-out decision by our search settings (dev-only).
 
-``python -m ai.training.heldout [--test FILE ...] [--weights DIR] [--variants "[(0, 0, 0.0), (1, 5, 0.10)]"] [--by-class] [--save PREFIX] [--prune-keep N]``
+``python -m ai.training.heldout [--test FILE ...] [--weights DIR] [--variants "[(0, 0, 0.0), (1, 5, 0.10)]"] [--by-class] [--save PREFIX] [--prune-keep N] [--look-keep N]``
 prints, for gnubg's 0-ply choice and for each (plies, max plays, threshold)
-setting of ``ai.search``'s filter, the mean equity lost per decision judged
+or (plies, max plays, threshold, look) setting of ``ai.search``'s filter
+(``look``: the margin of its 2-ply look at the best two), the mean equity lost per decision judged
 by the test set's equities (gnubg 1-ply for ``data/test_0_1000.npz``, or a
 set re-judged by ``python -m ai.training.rejudge``). Several test files are
 pooled. ``--by-class`` splits every figure by gnubg's position class of the
@@ -80,6 +81,9 @@ def main(argv=None) -> None:
     ap.add_argument("--prune-keep", type=int, default=None,
                     help="replies a roll the lookahead's contact net evaluates after the "
                     "pruning net (default: ai.search.PRUNE_KEEP; 0: no pruning, every reply)")
+    ap.add_argument("--look-keep", type=int, default=None,
+                    help="plays of each of our rolls the contact net evaluates in a 2-ply look "
+                    "(default: ai.search.LOOK_KEEP)")
     a = ap.parse_args(argv)
     from ai import net
     if a.weights:
@@ -89,6 +93,8 @@ def main(argv=None) -> None:
         search.evaluator().prune = None
     elif a.prune_keep is not None:
         search.PRUNE_KEEP = a.prune_keep
+    if a.look_keep is not None:
+        search.LOOK_KEEP = a.look_keep
 
     decisions = []     # (results, equities) per decision with a choice
     for path in a.test:
@@ -102,20 +108,24 @@ def main(argv=None) -> None:
     print(f"{len(decisions)} decisions; gnubg 0-ply loses {gnubg0.mean():.5f} per decision"
           + (_by_class(gnubg0, gnubg0, masks) if a.by_class else ""), flush=True)
     ev = search.evaluator()
-    for plies, max_plays, threshold in ast.literal_eval(a.variants):
+    for variant in ast.literal_eval(a.variants):
+        plies, max_plays, threshold = variant[:3]
+        look = variant[3] if len(variant) > 3 else 0.0
         t0 = time.time()
         lost, chosen = [], []
         for res, eqs in decisions:
             rs = [Position(tuple(int(v) for v in row[:25]), tuple(int(v) for v in row[25:])) for row in res]
             best = search.refine(range(len(rs)), rs, [ev.after(r) for r in rs], plies,
-                                 max_plays, threshold)[0].play
+                                 max_plays, threshold, look)[0].play
             lost.append(float(eqs.max() - eqs[best]))
             chosen.append(best)
         lost = np.array(lost)
+        name = f"{plies}_{max_plays}_{threshold}" + (f"_{look}" if look else "")
         if a.save:
-            np.save(f"{a.save}_{plies}_{max_plays}_{threshold}.npy", lost)
-            np.save(f"{a.save}_{plies}_{max_plays}_{threshold}_choice.npy", np.array(chosen))
-        print(f"  {plies}-ply, up to {max_plays} plays within {threshold}: "
+            np.save(f"{a.save}_{name}.npy", lost)
+            np.save(f"{a.save}_{name}_choice.npy", np.array(chosen))
+        print(f"  {plies}-ply, up to {max_plays} plays within {threshold}"
+              + (f", the best two at 2-ply within {look}" if look else "") + ": "
               f"{lost.mean():.5f} per decision ({time.time() - t0:.0f}s)"
               + (_by_class(lost, gnubg0, masks) if a.by_class else ""), flush=True)
 

@@ -95,14 +95,15 @@ class TestSet:
 
 
 def run_epoch(net, opt, xt: torch.Tensor, yt: torch.Tensor, order: np.ndarray, bs: int,
-              label: str) -> None:
-    """One pass over the rows ``order`` in batches of ``bs``: binary cross-entropy
-    against ``yt``, one optimiser step a batch, a progress bar on stderr."""
+              label: str, loss_fn=torch.nn.functional.binary_cross_entropy) -> None:
+    """One pass over the rows ``order`` in batches of ``bs``: ``loss_fn``
+    (binary cross-entropy) against ``yt``, one optimiser step a batch, a
+    progress bar on stderr."""
     t0 = time.time()
     nb = len(order) // bs
     for b in range(nb):
         idx = torch.from_numpy(order[b * bs:(b + 1) * bs])
-        loss = torch.nn.functional.binary_cross_entropy(net(xt[idx]), yt[idx])
+        loss = loss_fn(net(xt[idx]), yt[idx])
         opt.zero_grad()
         loss.backward()
         opt.step()

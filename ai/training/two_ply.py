@@ -22,76 +22,9 @@ import time
 
 import numpy as np
 
-from ai import encoder, search
-from ai.net import equity, invert
-from ai.search import ROLLS, _Base, _first, _packed, win_probs
-from engine import Position, result_positions
-
-
-def pick(ev: search.Evaluator, parent: Position, results) -> tuple:
-    """(0-ply probabilities for ``parent``'s mover, result) of its best play
-    among ``results`` (its plays' results). With more than
-    :data:`ai.search.PRUNE_KEEP` results, the contact net evaluates only the
-    pruning net's best ``PRUNE_KEEP`` contact ones (races and bear-offs are
-    always evaluated), as in level 5's lookahead."""
-    base = _Base((parent.mover, parent.opponent))
-    keep = search.PRUNE_KEEP
-    prune = ev.prune if len(results) > keep else None
-    best, best_s, best_eq = None, None, -9.0
-    ranked = []
-    for s in results:
-        if not any(s.mover):
-            return win_probs(s.opponent), s  # bearing off the last checker: nothing is better
-        board = (s.mover, s.opponent)
-        feats = encoder.encode(board)
-        if prune is not None and feats[-1][0] == encoder.CONTACT:
-            # the pruning net's equity for the side to play next: the lowest is best for the mover
-            ranked.append((equity(prune.output(_packed(prune, feats, base))), s, board, feats))
-            continue
-        p = invert(ev.board(board, base, feats))
-        e = equity(p)
-        if e > best_eq:
-            best, best_s, best_eq = p, s, e
-    ranked.sort(key=_first)
-    for _, s, board, feats in ranked[:keep]:
-        p = invert(ev.board(board, base, feats))
-        e = equity(p)
-        if e > best_eq:
-            best, best_s, best_eq = p, s, e
-    return best, best_s
-
-
-def one_ply_on_roll(ev: search.Evaluator, pos: Position) -> tuple:
-    """1-ply probabilities for ``pos``'s mover, on roll: over its 21 rolls, the
-    0-ply value of its best play."""
-    acc = [0.0] * 5
-    for d1, d2, w in ROLLS:
-        results = result_positions(pos, d1, d2)
-        p = pick(ev, pos, results)[0] if results else ev.after(pos)
-        for k in range(5):
-            acc[k] += w * p[k]
-    return tuple(a / 36.0 for a in acc)
-
-
-def two_ply(ev: search.Evaluator, r: Position) -> tuple:
-    """2-ply probabilities for the side that played into ``r``."""
-    if not any(r.mover):
-        return win_probs(r.opponent)
-    rn = r.swap()
-    acc = [0.0] * 5
-    for d1, d2, w in ROLLS:
-        replies = result_positions(rn, d1, d2)
-        if not replies:
-            p = one_ply_on_roll(ev, r)  # the opponent cannot move: we are on roll in r
-        else:
-            q = pick(ev, rn, replies)[1]
-            if not any(q.mover):
-                p = invert(win_probs(q.opponent))
-            else:
-                p = one_ply_on_roll(ev, q.swap())
-        for k in range(5):
-            acc[k] += w * p[k]
-    return tuple(a / 36.0 for a in acc)
+from ai import search
+from ai.net import equity
+from engine import Position
 
 
 def main(argv=None) -> None:
@@ -99,6 +32,8 @@ def main(argv=None) -> None:
     ap.add_argument("--test", nargs="+", required=True)
     ap.add_argument("--top", type=int, default=2)
     ap.add_argument("--margin", type=float, default=0.10)
+    ap.add_argument("--keep", type=int, default=search.PRUNE_KEEP,
+                    help="at our own rolls (2nd ply), how many plays of a roll the contact net evaluates")
     ap.add_argument("--part", default="0/1", help="K/N: only every N-th decision from the K-th")
     ap.add_argument("--save", default=None)
     a = ap.parse_args(argv)
@@ -123,7 +58,7 @@ def main(argv=None) -> None:
         top = [c for c in cands[:a.top] if c.ply == 1 and c.equity >= cands[0].equity - a.margin]
         if len(top) > 1:
             t1 = time.perf_counter()
-            scored = [(equity(two_ply(ev, rs[c.play])), c.play) for c in top]
+            scored = [(equity(ev.ply2(rs[c.play], a.keep)), c.play) for c in top]
             look_time += time.perf_counter() - t1
             looks += len(top)
             deep[k] = max(scored)[1]

@@ -39,7 +39,8 @@ def review_decision(position_id: str, turn: str, d1: int, d2: int, notation: str
     ``loss`` (>= 0, equity given away) and ``choices`` (how many different legal
     plays there were: 1 = forced, nothing to decide). A played play outside the
     lookahead's candidates is evaluated with the lookahead too, so both
-    equities are compared at the same depth.
+    equities are compared at the same depth (1-ply, where the best was also
+    looked at 2-ply and the played play was not).
     """
     pos = Position.from_id(position_id, turn=turn)
     hints = ai_hint(pos, d1, d2, 5)
@@ -50,9 +51,12 @@ def review_decision(position_id: str, turn: str, d1: int, d2: int, notation: str
     mine = next((h for h in hints if h.result_id == played), None)
     if mine is None:
         raise ValueError(f"{notation!r} is not a legal play for {d1}-{d2} in {position_id}")
-    played_eq = mine.equity
+    played_eq, best_eq = mine.equity, best.equity
     if mine.ply < best.ply:
-        result = Position.from_id(mine.result_id, turn=turn)
-        played_eq = equity(evaluator().ply1(result))
-    return {"best": best.notation, "best_equity": round(best.equity, 4), "played_equity": round(played_eq, 4),
-            "loss": round(max(0.0, best.equity - played_eq), 4), "choices": len(hints)}
+        if best.ply == 2:
+            best_eq = equity(evaluator().ply1(Position.from_id(best.result_id, turn=turn)))
+            played_eq = best_eq - mine.loss  # a 1-ply play's loss is measured at 1-ply (ai.hint)
+        if mine.ply == 0:
+            played_eq = equity(evaluator().ply1(Position.from_id(mine.result_id, turn=turn)))
+    return {"best": best.notation, "best_equity": round(best_eq, 4), "played_equity": round(played_eq, 4),
+            "loss": round(max(0.0, best_eq - played_eq), 4), "choices": len(hints)}
