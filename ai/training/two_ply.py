@@ -2,11 +2,14 @@
 
 ``python -m ai.training.two_ply --test T1.npz T2.npz --top 2 --save PREFIX``
 plays level 5 on each held-out decision (as ``heldout.py`` does), then
-re-ranks its best ``--top`` plays by a 2-ply lookahead with our nets: for
-each of the opponent's 21 rolls its best reply (0-ply, pruned as level 5's
-lookahead is), then for each of our 21 rolls our best play (0-ply, pruned
-alike), valued at 0-ply: gnubg's 2-ply, with the pruning net in place of
-gnubg's move filter. It prints the equity lost per decision by the test
+re-ranks its best ``--top`` plays by a 2-ply lookahead with our nets
+(:meth:`ai.search.Evaluator.ply2`): for each of the opponent's 21 rolls its
+best reply (0-ply, pruned as level 5's lookahead is), then for each of our
+21 rolls our best play (0-ply, the contact net on the pruning net's best
+``--keep``), valued at 0-ply: gnubg's 2-ply, with the pruning net in place
+of gnubg's move filter. (Level 5 itself now looks at its best two within
+0.04, not in races: ``heldout.py``'s variant ``(1, 5, 0.10, 0.04)``
+measures exactly that.) It prints the equity lost per decision by the test
 set's judge for both choices and saves the choices
 (``PREFIX_choice.npy``, and level 5's as ``PREFIX_level5_choice.npy``) for
 ``paired.py``'s deeper judge, with the time a 2-ply look took.
