@@ -196,11 +196,8 @@ class Net:
         )
 
     def equity(self, acc: int) -> float:
-        """Cubeless equity from a packed hidden pre-activation: of the five
-        probabilities, or a one-output net's linear output (the pruning
-        net's)."""
-        if len(self.b2) != 1:
-            return equity(self.output(acc))
+        """A one-output net's linear output (the pruning net's equity) from
+        a packed hidden pre-activation (five-output nets: :meth:`output`)."""
         return self._b2[0] + sum(map(mul, self._w2[0], map(_tanh, self.unpack(acc))))
 
     def evaluate(self, board) -> Probs:

@@ -40,18 +40,6 @@ from ai.training import deep_labels, export, train
 from ai.training.finetune import load_net
 
 
-class EquityNet(torch.nn.Module):
-    """The same hidden layer as ``train.Net``, one linear output: equity."""
-
-    def __init__(self, n_hidden: int):
-        super().__init__()
-        self.l1 = torch.nn.Linear(encoder.N_INPUTS, n_hidden)
-        self.l2 = torch.nn.Linear(n_hidden, 1)
-
-    def forward(self, x):
-        return self.l2(torch.sigmoid(self.l1(x)))[:, 0]
-
-
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hidden", type=int, default=128)
@@ -78,7 +66,7 @@ def main(argv=None) -> None:
         y = train.equity_t(torch.cat([teacher(xt[i:i + 65536]) for i in range(0, len(xt), 65536)]))
     xt[:, encoder.FEAT:] = 0.0  # the board inputs only
     torch.manual_seed(a.seed)
-    net = EquityNet(a.hidden)
+    net = train.Net(a.hidden, outputs=1)
     opt = torch.optim.Adam(net.parameters(), lr=3e-3)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=a.epochs, eta_min=5e-5)
     rng = np.random.default_rng(a.seed)

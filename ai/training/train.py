@@ -47,13 +47,18 @@ def contact_mask(boards: np.ndarray) -> np.ndarray:
 
 
 class Net(torch.nn.Module):
-    def __init__(self, n_hidden: int):
+    """One sigmoid hidden layer. Five sigmoid outputs (the probabilities), or
+    with ``outputs=1`` one linear output: the pruning net's equity
+    (``prune.py``)."""
+
+    def __init__(self, n_hidden: int, outputs: int = 5):
         super().__init__()
         self.l1 = torch.nn.Linear(encoder.N_INPUTS, n_hidden)
-        self.l2 = torch.nn.Linear(n_hidden, 5)
+        self.l2 = torch.nn.Linear(n_hidden, outputs)
 
     def forward(self, x):
-        return torch.sigmoid(self.l2(torch.sigmoid(self.l1(x))))
+        y = self.l2(torch.sigmoid(self.l1(x)))
+        return y[:, 0] if self.l2.out_features == 1 else torch.sigmoid(y)
 
 
 def equity_t(p: torch.Tensor) -> torch.Tensor:
