@@ -16,6 +16,7 @@ def test_hint_lists_the_best_plays_in_board_numbers(page, wait_ready, page_log, 
     wait_ready(page)
     page.wait_for_selector('body[data-ai="ready"]', timeout=180_000)
     timings = []
+    looked = 0
     for turn in range(2):
         while wait_settled(page) != "move" or board_attrs(page)["turn"] != "black":
             if board_attrs(page)["phase"] == "roll":
@@ -41,6 +42,12 @@ def test_hint_lists_the_best_plays_in_board_numbers(page, wait_ready, page_log, 
             assert play.result in legal
             assert rows.nth(i).get_attribute("data-notation") == play.notation
             assert "win " in rows.nth(i).locator(".hint-chances").text_content()
+        # level 5's look: its closest plays two rolls ahead, the rest one; every row says which
+        if "up to two rolls ahead" in page.locator("#hints-note").text_content():
+            looked += 1
+            assert rows.nth(0).locator(".hint-chances").text_content().endswith("(2 rolls ahead)")
+            assert all(rows.nth(i).locator(".hint-chances").text_content().endswith(("ahead)", "glance)"))
+                       for i in range(n))
         assert rows.nth(0).get_attribute("aria-pressed") == "true"
         arrows = _arrows(page)
         assert arrows == _expected_arrows(pos, rows.nth(0).get_attribute("data-notation"), d1, d2)
@@ -69,6 +76,7 @@ def test_hint_lists_the_best_plays_in_board_numbers(page, wait_ready, page_log, 
     with capsys.disabled():
         print(f"\nhint timings after the click (quick, deep) in ms: {timings}")
     assert all(q <= d for q, d in timings)
+    assert looked  # this seeded game's first turn is one where level 5 looks two rolls ahead
     assert page_log.problems() == []
 
 

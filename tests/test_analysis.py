@@ -55,6 +55,19 @@ def test_hint_rows_read_in_board_numbers():
     assert rows[1]["label"].startswith("2. 1/11: equity −0.031 (−0.032); win 49.0%")
 
 
+def test_hint_rows_say_each_depth_when_the_list_mixes_depths():
+    def h(notation, ply):
+        return {"notation": notation, "equity": 0.01, "loss": 0.0, "win": 0.5, "win_gammon": 0.1,
+                "lose_gammon": 0.1, "ply": ply}
+    rows = hint_rows(BLACK, [h("24/18 13/9", 2), h("24/14", 2), h("13/3", 1), h("13/9 13/7", 0)])
+    assert [r["chances"].rsplit(" (", 1)[1] for r in rows] == [
+        "2 rolls ahead)", "2 rolls ahead)", "1 roll ahead)", "at a glance)"]
+    assert rows[2]["label"].endswith("lose a gammon 10.0% (1 roll ahead)")
+    # one depth throughout (the quick list, or level 5 without its look): nothing to tell apart
+    assert all("ahead" not in r["chances"] and "glance" not in r["chances"]
+               for r in hint_rows(BLACK, [h("24/18 13/9", 1), h("24/14", 1)]))
+
+
 def test_a_review_of_a_whole_game_counts_unforced_decisions_only():
     game = Game(dice=Dice(4))
     game.opening_roll()
@@ -99,7 +112,8 @@ def test_advice_reads_the_same_on_micropython():
         "from engine import HistoryEntry\n"
         "print([verdict(x) for x in (0, 0.05, 0.09, 0.2)], rating(0.01), mEMG(0.0456))\n"
         "print(hint_rows('black', [{'notation': '24/18 13/9', 'equity': -0.0101, 'loss': 0, 'win': 0.4567,"
-        " 'win_gammon': 0.1234, 'lose_gammon': 0.05}]))\n"
+        " 'win_gammon': 0.1234, 'lose_gammon': 0.05, 'ply': 2}, {'notation': '24/14', 'equity': -0.02,"
+        " 'loss': 0.01, 'win': 0.45, 'win_gammon': 0.12, 'lose_gammon': 0.05, 'ply': 1}]))\n"
         "r = Review(2)\n"
         "r.add(0, HistoryEntry('black', (3, 1), '24/21 24/23', 'a', 'b'), {'best': '8/5 6/5', 'best_equity': 0.15,"
         " 'played_equity': -0.05, 'loss': 0.2, 'choices': 16})\n"
@@ -111,6 +125,7 @@ def test_advice_reads_the_same_on_micropython():
     )
     mp = run(script, libs=("engine", "webui"))
     assert "blunder" in mp and "Advanced" in mp and "1/7 12/16" in mp
+    assert "lose a gammon 5.0% (2 rolls ahead)" in mp and "(1 roll ahead)" in mp
     assert "3-1: 1/4 1/2, best 17/20 19/20 (−0.200, blunder)" in mp
     assert "2 decisions with a choice: 1 blunder, 0 errors, 0 doubtful. Error rate −100.0 mEMG per move" in mp
 

@@ -39,9 +39,20 @@ def mEMG(rate) -> str:
     return f"−{value:.1f}" if value > 0 else "0.0"
 
 
+def depth_words(ply) -> str:
+    """How far ahead a hint's figures looked: ``2 rolls ahead``, ``1 roll ahead``, ``at a glance`` (0-ply)."""
+    return "at a glance" if not ply else f"{ply} roll{'s' if ply > 1 else ''} ahead"
+
+
 def hint_rows(color: str, hints: list) -> list:
     """The hint list's rows: dicts with ``notation`` (gnubg's, to show its arrows),
-    ``play`` (board numbers), ``equity``, ``loss``, ``chances`` and ``label`` (all read as words)."""
+    ``play`` (board numbers), ``equity``, ``loss``, ``chances`` and ``label`` (all read as words).
+
+    When the list mixes depths (level 5 looks two rolls ahead at its closest
+    plays, one at the next, and ranks the rest at a glance), every row's
+    chances say how far ahead they looked, as gnubg's hint list gives each
+    play's ply: figures of different depths are not strictly comparable."""
+    mixed = len(set(h.get("ply", 0) for h in hints)) > 1
     rows = []
     for i, h in enumerate(hints):
         play = board_notation(h["notation"], color)
@@ -49,6 +60,8 @@ def hint_rows(color: str, hints: list) -> list:
         loss = "best" if i == 0 else signed(-h["loss"])
         chances = (f"win {pct(h['win'])}, gammon {pct(h['win_gammon'])}, "
                    f"lose a gammon {pct(h['lose_gammon'])}")
+        if mixed:
+            chances += f" ({depth_words(h.get('ply', 0))})"
         label = f"{i + 1}. {play}: equity {equity}" + ("" if i == 0 else f" ({loss})") + f"; {chances}"
         rows.append({"notation": h["notation"], "play": play, "equity": equity, "loss": loss,
                      "chances": chances, "label": label})

@@ -119,7 +119,8 @@ class AiClient:
 
     async def hint(self, pos, d1, d2, waiting=None, level=5):
         """The best plays (dicts: notation, equity, loss, win and gammon chances, ply), best first;
-        None when the AI cannot answer. Level 4 answers at once (0-ply), 5 looks a roll ahead."""
+        None when the AI cannot answer. Level 4 answers at once (0-ply), 5 looks a roll ahead
+        (two at its closest plays)."""
         if not await self.ready(waiting):
             return None
         return json.loads(str(await self.worker.hint(pos.id, pos.turn, d1, d2, level)))

@@ -99,8 +99,9 @@ class HintPanel:
 
     def _render(self, color, hints, depth):
         self._show_rows(hint_rows(color, hints), depth)
+        ahead = "up to two rolls" if any(h.get("ply", 0) > 1 for h in hints) else "a roll"
         self._note("At a first glance (refining…)" if depth == "quick" else
-                   "Looking a roll ahead. Equity: points per game won or lost on average; choose a play to see it.")
+                   f"Looking {ahead} ahead. Equity: points per game won or lost on average; choose a play to see it.")
 
     def _show_rows(self, rows, depth):
         ctl = self.page.ctl
