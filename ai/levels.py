@@ -21,7 +21,7 @@ level   search                                             noise
         (each roll's replies pruned to the pruning
         net's best 4, ``ai.search``); when the best
         two are within 0.04 and not both races, 2-ply
-        on those two
+        on those two (about 12,000 plays at most)
 ======  =================================================  ==================
 
 The noises are set against GNU Backgammon's predefined players as the
@@ -55,6 +55,10 @@ class Level(NamedTuple):
     # > 0: when the two best plays after the 1-ply lookahead are within
     # ``look``, both are evaluated again at 2-ply (ai.search.rank)
     look: float = 0.0
+    # the look's budget: about how many of our plays it values at its second
+    # ply before the rest of the opponent's rolls keep their 1-ply value
+    # (ai.search.Evaluator.look; None: no limit)
+    look_budget: int | None = None
 
 
 # how much of the noise each output gets: win, win gammon, win backgammon,
@@ -67,7 +71,7 @@ LEVELS = {
     2: Level(0, 0.11),
     3: Level(0, 0.08),
     4: Level(0, 0.025, blind=0.1725),
-    5: Level(1, 0.0, 5, 0.10, look=0.04),
+    5: Level(1, 0.0, 5, 0.10, look=0.04, look_budget=12000),
 }
 
 
@@ -82,7 +86,7 @@ def ranked(pos: Position, d1: int, d2: int, level: int = 5) -> list[Candidate]:
     """The legal plays ranked by the level's search (no noise), best first."""
     lv = LEVELS[check_level(level)]
     return rank(pos, d1, d2, plies=lv.plies, max_candidates=lv.max_candidates,
-                threshold=lv.threshold, look=lv.look)
+                threshold=lv.threshold, look=lv.look, look_budget=lv.look_budget)
 
 
 def choose(pos: Position, d1: int, d2: int, level: int = 5,
@@ -98,7 +102,7 @@ def choose(pos: Position, d1: int, d2: int, level: int = 5,
     if len(plays) == 1:
         return plays[0]
     cands = rank(pos, d1, d2, plies=lv.plies, max_candidates=lv.max_candidates,
-                 threshold=lv.threshold, plays=plays, look=lv.look)
+                 threshold=lv.threshold, plays=plays, look=lv.look, look_budget=lv.look_budget)
     if not lv.noise:
         return cands[0].play
     if lv.blind:

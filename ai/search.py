@@ -44,6 +44,10 @@ PRUNE_KEEP = 4
 # one. Keeping 4 chose a little better on held-out decisions (ai/README.md)
 # but took 1.5x as long.
 LOOK_KEEP = 1
+# The order a 2-ply look takes the opponent's rolls in (indices into ROLLS):
+# the non-doubles first, each twice as likely as a double, so that a look cut
+# short by its budget has deepened as much of the dice's weight as it can.
+LOOK_ORDER = tuple(sorted(range(len(ROLLS)), key=lambda j: -ROLLS[j][2]))
 
 
 def win_probs(loser: Sequence[int]) -> tuple:
@@ -79,6 +83,7 @@ class Evaluator:
         self.prune_table = BoardTable(self.prune, True) if self.prune is not None else None
         self.race_table = BoardTable(self.race, False)
         self.evals = 0  # static evaluations done (for benchmarks)
+        self.looked = 0  # plays a 2-ply look has valued at its second ply (its budget's unit)
 
     # --- static evaluation of a board (player on roll) -------------------------
     def board(self, board, base: _Base | None = None, feats=None) -> tuple:
@@ -109,8 +114,9 @@ class Evaluator:
     def ply1(self, r: Position, replies: list | None = None) -> tuple:
         """1-ply probabilities for the side that played into ``r``: the mean,
         over the opponent's 21 rolls, of the 0-ply value after the opponent's
-        best (0-ply) reply. ``replies``: a list to append, roll by roll, that
-        best reply (None where the opponent cannot move), for :meth:`ply2`."""
+        best (0-ply) reply. ``replies``: a list to append, roll by roll, the
+        pair (that 0-ply value, that best reply), the reply None where the
+        opponent cannot move, for :meth:`ply2` and :meth:`look`."""
         if not any(r.mover):
             return win_probs(r.opponent)
         rn = r.swap()  # the opponent on roll
@@ -123,7 +129,7 @@ class Evaluator:
             else:
                 p, q = self.best_reply(results, base)
             if replies is not None:
-                replies.append(q)
+                replies.append((p, q))
             for k in range(5):
                 acc[k] += w * p[k]
         return tuple(a / 36.0 for a in acc)
@@ -134,25 +140,58 @@ class Evaluator:
         value on roll: over our 21 rolls, the 0-ply value of our best play
         (the contact net evaluating the pruning net's best ``keep`` of a
         roll's contact plays; default :data:`LOOK_KEEP`). ``replies``: the
-        opponent's best reply to each roll as :meth:`ply1` found them."""
-        if not any(r.mover):
-            return win_probs(r.opponent)
+        pairs (0-ply value, best reply) :meth:`ply1` found for each roll."""
+        return self.look([(r, replies)], keep)[0]
+
+    def look(self, cands: Sequence, keep: int | None = None, budget: int | None = None) -> list[tuple]:
+        """The 2-ply probabilities (:meth:`ply2`) of each of ``cands``, pairs
+        (``r``, the (value, reply) pairs :meth:`ply1` found for it, or None),
+        the opponent's rolls taken in :data:`LOOK_ORDER`, each for every
+        candidate in turn.
+
+        With a ``budget``: once the look has valued that many of our plays
+        at its second ply (:attr:`looked`), the rolls not yet begun keep
+        their 1-ply value (the 0-ply value after the opponent's best reply)
+        for every candidate, so the candidates are still compared over the
+        same rolls at the same depth. The work is counted, not timed, so
+        the result is the same on every machine."""
         if keep is None:
             keep = LOOK_KEEP
-        if replies is None:
-            replies = []
-            self.ply1(r, replies)
-        acc = [0.0] * 5
-        for (d1, d2, w), q in zip(ROLLS, replies):
-            if q is None:
-                p = self.on_roll1(r, keep)  # they cannot move: we are on roll in r
-            elif not any(q.mover):
-                p = invert(win_probs(q.opponent))  # they bore off their last checker
-            else:
-                p = self.on_roll1(q.swap(), keep)
-            for k in range(5):
-                acc[k] += w * p[k]
-        return tuple(a / 36.0 for a in acc)
+        todo = []  # (r, replies, values by roll) of the candidates still in play
+        vals = []
+        for r, replies in cands:
+            if not any(r.mover):
+                vals.append(None)
+                continue
+            if replies is None:
+                replies = []
+                self.ply1(r, replies)
+            v = [p for p, _ in replies]
+            vals.append(v)
+            todo.append((r, replies, v))
+        start = self.looked
+        for j in LOOK_ORDER:
+            if budget is not None and self.looked - start >= budget:
+                break
+            for r, replies, v in todo:
+                q = replies[j][1]
+                if q is None:
+                    v[j] = self.on_roll1(r, keep)  # they cannot move: we are on roll in r
+                elif not any(q.mover):
+                    v[j] = invert(win_probs(q.opponent))  # they bore off their last checker
+                else:
+                    v[j] = self.on_roll1(q.swap(), keep)
+        out = []
+        for (r, _), v in zip(cands, vals):
+            if v is None:
+                out.append(win_probs(r.opponent))
+                continue
+            acc = [0.0] * 5
+            for (d1, d2, w), p in zip(ROLLS, v):
+                for k in range(5):
+                    acc[k] += w * p[k]
+            out.append(tuple(a / 36.0 for a in acc))
+        return out
 
     def on_roll1(self, pos: Position, keep: int | None = None) -> tuple:
         """1-ply probabilities for ``pos``'s mover, on roll: over its 21 rolls,
@@ -165,6 +204,7 @@ class Evaluator:
         for d1, d2, w in ROLLS:
             results = result_positions(pos, d1, d2)
             if results:
+                self.looked += len(results)
                 p = invert(self.best_reply(results, base, keep)[0])
             else:
                 p = invert(self.board(base.board, base))
@@ -268,7 +308,7 @@ def evaluator() -> Evaluator:
 
 def rank(pos: Position, d1: int, d2: int, plies: int = 1, max_candidates: int = 6,
          threshold: float = 0.12, plays: Sequence[Play] | None = None,
-         look: float = 0.0) -> list[Candidate]:
+         look: float = 0.0, look_budget: int | None = None) -> list[Candidate]:
     """Every legal play of ``pos`` for the roll, best first.
 
     All plays get a 0-ply evaluation; with ``plies`` = 1 the filter keeps at
@@ -278,7 +318,9 @@ def rank(pos: Position, d1: int, d2: int, plies: int = 1, max_candidates: int = 
     other and one of them still has contact, both are evaluated again at
     2-ply (:meth:`Evaluator.ply2`) and ranked first by it (in races the race
     net's 1-ply is nearly as good: on held-out decisions a 2-ply look at races
-    gained a twentieth of what it gained in contact).
+    gained a twentieth of what it gained in contact). ``look_budget``: at
+    most about that many of our plays valued at the look's second ply
+    (:meth:`Evaluator.look`; None: no limit).
     """
     ev = evaluator()
     if plays is None:
@@ -286,11 +328,13 @@ def rank(pos: Position, d1: int, d2: int, plies: int = 1, max_candidates: int = 
     if not plays:
         return []
     results = [p.result for p in plays]
-    return refine(plays, results, ev.plays0(pos, results), plies, max_candidates, threshold, look)
+    return refine(plays, results, ev.plays0(pos, results), plies, max_candidates, threshold, look,
+                  look_budget)
 
 
 def refine(plays: Sequence, results: Sequence[Position], probs: Sequence[tuple], plies: int = 1,
-           max_candidates: int = 6, threshold: float = 0.12, look: float = 0.0) -> list[Candidate]:
+           max_candidates: int = 6, threshold: float = 0.12, look: float = 0.0,
+           look_budget: int | None = None) -> list[Candidate]:
     """Rank ``plays`` (any labels) by their results' 0-ply ``probs``, best
     first; with ``plies`` = 1 the move filter's survivors are re-evaluated
     with the one-roll lookahead and ranked first, and with ``look`` the two
@@ -312,9 +356,9 @@ def refine(plays: Sequence, results: Sequence[Position], probs: Sequence[tuple],
             deep.sort(key=lambda c: -c[0].equity)
             if (look > 0.0 and deep[0][0].equity - deep[1][0].equity <= look
                     and any(encoder.is_contact((r.opponent, r.mover)) for _, r, _ in deep[:2])):
+                probs2 = ev.look([(r, replies) for _, r, replies in deep[:2]], budget=look_budget)
                 two = []
-                for c, r, replies in deep[:2]:
-                    pr = ev.ply2(r, replies=replies)
+                for (c, r, replies), pr in zip(deep[:2], probs2):
                     two.append((Candidate(c.play, pr, equity(pr), 2, c.equity), r, replies))
                 two.sort(key=lambda c: -c[0].equity)
                 deep[:2] = two

@@ -1,11 +1,12 @@
 """Think times on a fixed set of positions (pure Python: runs in CPython and in
 Pyodide, e.g. through ``node ai/tools/pyodide_speed.mjs``).
 
-``python -m ai.speed [--positions 200] [--levels 1,2,3,4,5] [--no-prune] [--no-look]``
+``python -m ai.speed [--positions 200] [--levels 1,2,3,4,5] [--no-prune] [--no-look] [--no-budget]``
 prints, per level, the median, 95th percentile and mean think time in
 milliseconds (for comparison: ``--no-prune``, level 5's lookahead evaluates
 every reply with the contact net, as before the pruning net; ``--no-look``,
-level 5 without its 2-ply look at its best two plays).
+level 5 without its 2-ply look at its best two plays; ``--no-budget``,
+the look without its budget).
 """
 
 from __future__ import annotations
@@ -70,17 +71,18 @@ def think_times(cases: list, level: int):
 
 
 def measure(levels=(1, 2, 3, 4, 5), n: int = 200, out=sys.stdout, prune: bool = True,
-            look: bool = True) -> dict:
+            look: bool = True, budget: bool = True) -> dict:
     cases = fixed_positions(n)
     warm_up(cases)
     if not prune:
         from ai.search import evaluator
 
         evaluator().prune = None
-    if not look:
+    if not look or not budget:
         from ai.levels import LEVELS
 
-        LEVELS[5] = LEVELS[5]._replace(look=0.0)
+        LEVELS[5] = LEVELS[5]._replace(look=LEVELS[5].look if look else 0.0,
+                                       look_budget=LEVELS[5].look_budget if budget else None)
     res = {}
     for level in levels:
         ts = list(think_times(cases, level))
@@ -100,6 +102,8 @@ if __name__ == "__main__":
                     help="level 5's lookahead without the pruning net (every reply evaluated)")
     ap.add_argument("--no-look", action="store_true",
                     help="level 5 without its 2-ply look at the best two plays")
+    ap.add_argument("--no-budget", action="store_true",
+                    help="level 5's 2-ply look without its budget (every roll two plies deep)")
     a = ap.parse_args()
     measure(tuple(int(x) for x in a.levels.split(",")), a.positions, prune=not a.no_prune,
-            look=not a.no_look)
+            look=not a.no_look, budget=not a.no_budget)

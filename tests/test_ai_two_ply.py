@@ -130,8 +130,9 @@ def test_level5_looks_at_2ply_exactly_when_its_best_two_are_close_in_contact():
         assert got[2:] == one[2:]
         if looked > 2:
             continue
-        for c in got[:2]:
-            assert c.probs == ev.ply2(c.play.result, search.LOOK_KEEP)
+        # their values are the look's, within the level's budget
+        probs = ev.look([(c.play.result, None) for c in one[:2]], budget=lv.look_budget)
+        assert {c.play: c.probs for c in got[:2]} == {c.play: p for c, p in zip(one[:2], probs)}
         assert levels.choose(pos, d1, d2, 5, seed=1) == got[0].play
         # hints compare a 1-ply play with the best play's 1-ply equity (the
         # same depth), and show its equity that far below the best's
@@ -153,3 +154,84 @@ def test_level5_looks_at_2ply_exactly_when_its_best_two_are_close_in_contact():
             assert rv["played_equity"] == pytest.approx(third.equity, abs=1e-4)
             reviewed += 1
     assert looked >= 4 and skipped >= 4 and reviewed >= 1
+
+
+def _plays_at_second_ply(r, q):
+    """How many of our plays a look values after the opponent's reply ``q``
+    to ``r`` (None: no reply), counted from the engine: our plays to each
+    of our 21 rolls, none in a bear-off (the database's value) or once the
+    opponent has borne off."""
+    if q is not None and not any(q.mover):
+        return 0
+    pos = r if q is None else q.swap()
+    if bearoff.applies((pos.opponent, pos.mover)):
+        return 0
+    return sum(len(result_positions(pos, d1, d2)) for d1, d2, _ in ROLLS)
+
+
+def test_a_budgeted_look_deepens_the_likeliest_rolls_until_its_budget_is_spent():
+    ev = search.evaluator()
+    assert sorted(search.LOOK_ORDER) == list(range(21))
+    assert [ROLLS[j][2] for j in search.LOOK_ORDER] == [2] * 15 + [1] * 6  # non-doubles first
+    checked = 0
+    for pos, d1, d2 in fixed_positions(40, seed=33):
+        plays = pos.legal_plays(d1, d2)
+        rs = [p.result for p in plays[:2]]
+        if len(rs) < 2 or not any(is_contact((r.opponent, r.mover)) for r in rs):
+            continue
+        replies = []
+        for r in rs:
+            replies.append([])
+            ev.ply1(r, replies[-1])
+        full = ev.look(list(zip(rs, replies)))
+        assert full == [ev.ply2(r) for r in rs]
+        # no budget left: the 1-ply values, exactly
+        assert ev.look(list(zip(rs, replies)), budget=0) == [ev.ply1(r) for r in rs]
+        # a budget of about half the full look's work
+        cost = [sum(_plays_at_second_ply(r, rp[j][1]) for r, rp in zip(rs, replies)) for j in range(21)]
+        budget = sum(cost) // 2
+        done, spent = [], 0
+        for j in search.LOOK_ORDER:
+            if spent >= budget:
+                break
+            done.append(j)
+            spent += cost[j]
+        assert 0 < len(done) < 21
+        before = ev.looked
+        got = ev.look(list(zip(rs, replies)), budget=budget)
+        assert ev.looked - before == spent  # the work counted is the engine's plays
+        assert spent - budget < max(cost)  # it stops at the first roll after the budget
+        for r, rp, g in zip(rs, replies, got):
+            deep = {}
+            for j in done:
+                q = rp[j][1]
+                if q is None:
+                    deep[j] = ev.on_roll1(r, search.LOOK_KEEP)
+                elif not any(q.mover):
+                    deep[j] = invert(win_probs(q.opponent))
+                else:
+                    deep[j] = ev.on_roll1(q.swap(), search.LOOK_KEEP)
+            want = _mean([(w, deep[j] if j in deep else rp[j][0]) for j, (_, _, w) in enumerate(ROLLS)])
+            assert list(g) == pytest.approx(want, abs=1e-12)
+        checked += 1
+        if checked == 2:
+            break
+    assert checked == 2
+
+
+def test_level5_looks_within_its_budget_on_the_slowest_speed_positions():
+    lv = levels.LEVELS[5]
+    assert lv.look_budget == 12000
+    ev = search.evaluator()
+    cases = fixed_positions(200)
+    # the two speed positions whose looks were the largest without a budget
+    # (72,746 and 64,004 plays at the second ply)
+    for k in (93, 64):
+        pos, d1, d2 = cases[k]
+        before = ev.looked
+        got = levels.ranked(pos, d1, d2, 5)
+        spent = ev.looked - before
+        assert [c.ply for c in got[:2]] == [2, 2]
+        # it stops at the first of the opponent's rolls after the budget is
+        # spent: one roll's work for two candidates past it at most
+        assert lv.look_budget <= spent < 1.5 * lv.look_budget

@@ -1,5 +1,5 @@
 // Think times of the AI inside Pyodide (the browser's Python), run by Node:
-//   node ai/tools/pyodide_speed.mjs [positions] [levels] [noprune] [nolook]
+//   node ai/tools/pyodide_speed.mjs [positions] [levels] [noprune] [nolook] [nobudget]
 // Copies engine/ and ai/ (runtime files and weights) into Pyodide's file
 // system and runs ai.speed there. Needs the npm package "pyodide" installed.
 import { loadPyodide } from "pyodide";
@@ -29,10 +29,11 @@ const levels = process.argv[3] || "1,2,3,4,5";
 const flags = process.argv.slice(4);
 const prune = flags.includes("noprune") ? "False" : "True"; // as python -m ai.speed --no-prune
 const look = flags.includes("nolook") ? "False" : "True"; // as python -m ai.speed --no-look
+const budget = flags.includes("nobudget") ? "False" : "True"; // as python -m ai.speed --no-budget
 console.log(`Pyodide ${py.version}`);
 py.runPython(`
 import sys
 sys.path.insert(0, "/app")
 from ai.speed import measure
-measure(tuple(int(x) for x in "${levels}".split(",")), ${n}, prune=${prune}, look=${look})
+measure(tuple(int(x) for x in "${levels}".split(",")), ${n}, prune=${prune}, look=${look}, budget=${budget})
 `);

@@ -2,8 +2,9 @@
 
 ``python -m ai.training.heldout [--test FILE ...] [--weights DIR] [--variants "[(0, 0, 0.0), (1, 5, 0.10)]"] [--by-class] [--save PREFIX] [--prune-keep N] [--look-keep N]``
 prints, for gnubg's 0-ply choice and for each (plies, max plays, threshold)
-or (plies, max plays, threshold, look) setting of ``ai.search``'s filter
-(``look``: the margin of its 2-ply look at the best two), the mean equity lost per decision judged
+or (plies, max plays, threshold, look[, look budget]) setting of ``ai.search``'s filter
+(``look``: the margin of its 2-ply look at the best two; the budget: its
+``look_budget``, none if left out), the mean equity lost per decision judged
 by the test set's equities (gnubg 1-ply for ``data/test_0_1000.npz``, or a
 set re-judged by ``python -m ai.training.rejudge``). Several test files are
 pooled. ``--by-class`` splits every figure by gnubg's position class of the
@@ -111,21 +112,24 @@ def main(argv=None) -> None:
     for variant in ast.literal_eval(a.variants):
         plies, max_plays, threshold = variant[:3]
         look = variant[3] if len(variant) > 3 else 0.0
+        budget = variant[4] if len(variant) > 4 else None
         t0 = time.time()
         lost, chosen = [], []
         for res, eqs in decisions:
             rs = [Position(tuple(int(v) for v in row[:25]), tuple(int(v) for v in row[25:])) for row in res]
             best = search.refine(range(len(rs)), rs, [ev.after(r) for r in rs], plies,
-                                 max_plays, threshold, look)[0].play
+                                 max_plays, threshold, look, budget)[0].play
             lost.append(float(eqs.max() - eqs[best]))
             chosen.append(best)
         lost = np.array(lost)
-        name = f"{plies}_{max_plays}_{threshold}" + (f"_{look}" if look else "")
+        name = (f"{plies}_{max_plays}_{threshold}" + (f"_{look}" if look else "")
+                + (f"_{budget}" if budget is not None else ""))
         if a.save:
             np.save(f"{a.save}_{name}.npy", lost)
             np.save(f"{a.save}_{name}_choice.npy", np.array(chosen))
         print(f"  {plies}-ply, up to {max_plays} plays within {threshold}"
-              + (f", the best two at 2-ply within {look}" if look else "") + ": "
+              + (f", the best two at 2-ply within {look}" if look else "")
+              + (f" (budget {budget} plays)" if budget is not None else "") + ": "
               f"{lost.mean():.5f} per decision ({time.time() - t0:.0f}s)"
               + (_by_class(lost, gnubg0, masks) if a.by_class else ""), flush=True)
 
