@@ -2,7 +2,7 @@
 gnubg-style move filter followed by a one-roll lookahead (1-ply: all 21
 rolls, the opponent's best 0-ply reply) on the best few candidates, and
 for level 5 a two-roll lookahead (2-ply) on the best two when they are
-close.
+close, within a budget counted in plays (:meth:`Evaluator.look`).
 
 Probabilities are always ``(win, win_g, win_bg, lose_g, lose_bg)`` for a named
 side; equity is cubeless with gammons and backgammons counting
