@@ -230,3 +230,25 @@ def test_two_ply_experiment_keeps_or_improves_level5_by_its_own_2ply_value(tmp_p
         if a != b:  # changed only to the second 1-ply play, when its 2-ply value is higher
             assert b == cands[1].play
             assert equity(ev.ply2(rs[b])) > equity(ev.ply2(rs[a]))
+
+
+def test_hard_decisions_split_and_their_candidates():
+    from ai.training import hard
+    # three decisions; gnubg 0-ply's choice is each one's first row
+    eq = np.array([0.1, 0.3, 0.2,          # the net prefers row 1: hard
+                   0.5, 0.4,               # the net agrees: easy
+                   0.2, 0.1, 0.0, -0.1, 0.3])  # the net prefers the last: hard
+    offs = np.array([0, 3, 5, 10])
+    h, control, anchors = hard.select(eq, offs, seed=0)
+    assert h == [0, 2] and control == [1] and anchors == []
+    usable = np.ones(len(eq), bool)
+    usable[7] = False  # a race or finished result is never labelled
+    # the union of both players' best three: gnubg's rows 0-2 and the net's 9, 5, 6
+    assert hard.candidates(eq, offs, [2], usable).tolist() == [5, 6, 9]
+    assert hard.candidates(eq, offs, [0, 1], usable).tolist() == [0, 1, 2, 3, 4]
+    # with more easy decisions than hard ones, the control is as large as the hard set
+    eq2 = np.concatenate([eq, [0.9, 0.1] * 4])
+    offs2 = np.concatenate([offs, 10 + 2 * np.arange(1, 5)])
+    h2, c2, a2 = hard.select(eq2, offs2, seed=1)
+    assert h2 == [0, 2] and len(c2) == 2 and sorted(c2 + a2) == [1, 3, 4, 5, 6]
+    assert hard.select(eq2, offs2, seed=1) == (h2, c2, a2)  # seeded
