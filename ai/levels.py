@@ -59,6 +59,8 @@ class Level(NamedTuple):
     # ply before the rest of the opponent's rolls keep their 1-ply value
     # (ai.search.Evaluator.look; None: no limit)
     look_budget: int | None = None
+    # how many of the best plays the look may compare, each within ``look`` of the best
+    look_n: int = 2
 
 
 # how much of the noise each output gets: win, win gammon, win backgammon,
@@ -86,7 +88,7 @@ def ranked(pos: Position, d1: int, d2: int, level: int = 5) -> list[Candidate]:
     """The legal plays ranked by the level's search (no noise), best first."""
     lv = LEVELS[check_level(level)]
     return rank(pos, d1, d2, plies=lv.plies, max_candidates=lv.max_candidates,
-                threshold=lv.threshold, look=lv.look, look_budget=lv.look_budget)
+                threshold=lv.threshold, look=lv.look, look_budget=lv.look_budget, look_n=lv.look_n)
 
 
 def choose(pos: Position, d1: int, d2: int, level: int = 5,
@@ -102,7 +104,7 @@ def choose(pos: Position, d1: int, d2: int, level: int = 5,
     if len(plays) == 1:
         return plays[0]
     cands = rank(pos, d1, d2, plies=lv.plies, max_candidates=lv.max_candidates,
-                 threshold=lv.threshold, plays=plays, look=lv.look, look_budget=lv.look_budget)
+                 threshold=lv.threshold, plays=plays, look=lv.look, look_budget=lv.look_budget, look_n=lv.look_n)
     if not lv.noise:
         return cands[0].play
     if lv.blind:

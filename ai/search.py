@@ -308,7 +308,7 @@ def evaluator() -> Evaluator:
 
 def rank(pos: Position, d1: int, d2: int, plies: int = 1, max_candidates: int = 6,
          threshold: float = 0.12, plays: Sequence[Play] | None = None,
-         look: float = 0.0, look_budget: int | None = None) -> list[Candidate]:
+         look: float = 0.0, look_budget: int | None = None, look_n: int = 2) -> list[Candidate]:
     """Every legal play of ``pos`` for the roll, best first.
 
     All plays get a 0-ply evaluation; with ``plies`` = 1 the filter keeps at
@@ -320,7 +320,8 @@ def rank(pos: Position, d1: int, d2: int, plies: int = 1, max_candidates: int = 
     net's 1-ply is nearly as good: on held-out decisions a 2-ply look at races
     gained a twentieth of what it gained in contact). ``look_budget``: at
     most about that many of our plays valued at the look's second ply
-    (:meth:`Evaluator.look`; None: no limit).
+    (:meth:`Evaluator.look`; None: no limit). ``look_n``: how many of the
+    best may be looked at, each within ``look`` of the best.
     """
     ev = evaluator()
     if plays is None:
@@ -329,12 +330,12 @@ def rank(pos: Position, d1: int, d2: int, plies: int = 1, max_candidates: int = 
         return []
     results = [p.result for p in plays]
     return refine(plays, results, ev.plays0(pos, results), plies, max_candidates, threshold, look,
-                  look_budget)
+                  look_budget, look_n)
 
 
 def refine(plays: Sequence, results: Sequence[Position], probs: Sequence[tuple], plies: int = 1,
            max_candidates: int = 6, threshold: float = 0.12, look: float = 0.0,
-           look_budget: int | None = None) -> list[Candidate]:
+           look_budget: int | None = None, look_n: int = 2) -> list[Candidate]:
     """Rank ``plays`` (any labels) by their results' 0-ply ``probs``, best
     first; with ``plies`` = 1 the move filter's survivors are re-evaluated
     with the one-roll lookahead and ranked first, and with ``look`` the two
@@ -354,13 +355,14 @@ def refine(plays: Sequence, results: Sequence[Position], probs: Sequence[tuple],
                 e = equity(pr)
                 deep.append((Candidate(plays[i], pr, e, 1, e), results[i], replies))
             deep.sort(key=lambda c: -c[0].equity)
-            if (look > 0.0 and deep[0][0].equity - deep[1][0].equity <= look
-                    and any(encoder.is_contact((r.opponent, r.mover)) for _, r, _ in deep[:2])):
-                probs2 = ev.look([(r, replies) for _, r, replies in deep[:2]], budget=look_budget)
+            near = [c for c in deep[:look_n] if deep[0][0].equity - c[0].equity <= look]
+            if (look > 0.0 and len(near) > 1
+                    and any(encoder.is_contact((r.opponent, r.mover)) for _, r, _ in near)):
+                probs2 = ev.look([(r, replies) for _, r, replies in near], budget=look_budget)
                 two = []
-                for (c, r, replies), pr in zip(deep[:2], probs2):
+                for (c, r, replies), pr in zip(near, probs2):
                     two.append((Candidate(c.play, pr, equity(pr), 2, c.equity), r, replies))
                 two.sort(key=lambda c: -c[0].equity)
-                deep[:2] = two
+                deep[:len(near)] = two
             cands = [c[0] for c in deep] + cands[len(top):]
     return cands

@@ -235,3 +235,40 @@ def test_level5_looks_within_its_budget_on_the_slowest_speed_positions():
         # it stops at the first of the opponent's rolls after the budget is
         # spent: one roll's work for two candidates past it at most
         assert lv.look_budget <= spent < 1.5 * lv.look_budget
+
+
+def test_a_look_at_the_best_three_deepens_those_within_its_margin():
+    """``look_n`` = 3 (an experiment's setting; level 5 compares two) looks
+    at the best three 1-ply plays that are within the margin of the best,
+    all over the same rolls, and ranks them by it; two is the default."""
+    ev = search.evaluator()
+    lv = levels.LEVELS[5]
+    assert lv.look_n == 2
+    three = two = 0
+    for pos, d1, d2 in fixed_positions(30, seed=25):
+        one = search.rank(pos, d1, d2, 1, lv.max_candidates, lv.threshold)
+        got = search.rank(pos, d1, d2, 1, lv.max_candidates, lv.threshold, look=0.06,
+                          look_budget=lv.look_budget, look_n=3)
+        if len(one) < 2 or one[1].ply != 1:
+            assert got == one
+            continue
+        near = [c for c in one[:3] if c.ply == 1 and one[0].equity - c.equity <= 0.06]
+        if len(near) < 2 or not any(is_contact((c.play.result.opponent, c.play.result.mover))
+                                    for c in near):
+            assert got == one
+            continue
+        n = len(near)
+        assert [c.ply for c in got[:n]] == [2] * n and got[n:] == one[n:]
+        assert {c.play for c in got[:n]} == {c.play for c in near}
+        assert all(a.equity >= b.equity for a, b in zip(got, got[1:n]))
+        probs = ev.look([(c.play.result, None) for c in near], budget=lv.look_budget)
+        assert {c.play: c.probs for c in got[:n]} == {c.play: p for c, p in zip(near, probs)}
+        if n == 3:
+            three += 1
+            # the default compares only the best two
+            dflt = search.rank(pos, d1, d2, 1, lv.max_candidates, lv.threshold, look=0.06,
+                               look_budget=lv.look_budget)
+            assert [c.ply for c in dflt[:3]] == [2, 2, 1]
+        else:
+            two += 1
+    assert three >= 2 and two >= 1

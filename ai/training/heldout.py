@@ -113,22 +113,23 @@ def main(argv=None) -> None:
         plies, max_plays, threshold = variant[:3]
         look = variant[3] if len(variant) > 3 else 0.0
         budget = variant[4] if len(variant) > 4 else None
+        look_n = variant[5] if len(variant) > 5 else 2
         t0 = time.time()
         lost, chosen = [], []
         for res, eqs in decisions:
             rs = [Position(tuple(int(v) for v in row[:25]), tuple(int(v) for v in row[25:])) for row in res]
             best = search.refine(range(len(rs)), rs, [ev.after(r) for r in rs], plies,
-                                 max_plays, threshold, look, budget)[0].play
+                                 max_plays, threshold, look, budget, look_n)[0].play
             lost.append(float(eqs.max() - eqs[best]))
             chosen.append(best)
         lost = np.array(lost)
         name = (f"{plies}_{max_plays}_{threshold}" + (f"_{look}" if look else "")
-                + (f"_{budget}" if budget is not None else ""))
+                + (f"_{budget}" if budget is not None else "") + (f"_n{look_n}" if look_n != 2 else ""))
         if a.save:
             np.save(f"{a.save}_{name}.npy", lost)
             np.save(f"{a.save}_{name}_choice.npy", np.array(chosen))
         print(f"  {plies}-ply, up to {max_plays} plays within {threshold}"
-              + (f", the best two at 2-ply within {look}" if look else "")
+              + (f", the best {look_n} at 2-ply within {look}" if look else "")
               + (f" (budget {budget} plays)" if budget is not None else "") + ": "
               f"{lost.mean():.5f} per decision ({time.time() - t0:.0f}s)"
               + (_by_class(lost, gnubg0, masks) if a.by_class else ""), flush=True)
