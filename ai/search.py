@@ -338,8 +338,8 @@ def refine(plays: Sequence, results: Sequence[Position], probs: Sequence[tuple],
            look_budget: int | None = None, look_n: int = 2) -> list[Candidate]:
     """Rank ``plays`` (any labels) by their results' 0-ply ``probs``, best
     first; with ``plies`` = 1 the move filter's survivors are re-evaluated
-    with the one-roll lookahead and ranked first, and with ``look`` the two
-    best of them at 2-ply when they are that close (see :func:`rank`)."""
+    with the one-roll lookahead and ranked first, and with ``look`` the best
+    ``look_n`` of them (two) at 2-ply when they are that close (see :func:`rank`)."""
     eqs = [equity(pr) for pr in probs]
     order = sorted(range(len(eqs)), key=lambda i: -eqs[i])
     cands = [Candidate(plays[i], probs[i], eqs[i], 0, eqs[i]) for i in order]

@@ -2,9 +2,10 @@
 
 ``python -m ai.training.heldout [--test FILE ...] [--weights DIR] [--variants "[(0, 0, 0.0), (1, 5, 0.10)]"] [--by-class] [--save PREFIX] [--prune-keep N] [--look-keep N]``
 prints, for gnubg's 0-ply choice and for each (plies, max plays, threshold)
-or (plies, max plays, threshold, look[, look budget]) setting of ``ai.search``'s filter
-(``look``: the margin of its 2-ply look at the best two; the budget: its
-``look_budget``, none if left out), the mean equity lost per decision judged
+or (plies, max plays, threshold, look[, look budget[, look_n]]) setting of
+``ai.search``'s filter (``look``: the margin of its 2-ply look at the best
+two; the budget: its ``look_budget``, none if left out; ``look_n``: how
+many of the best it may compare, two if left out), the mean equity lost per decision judged
 by the test set's equities (gnubg 1-ply for ``data/test_0_1000.npz``, or a
 set re-judged by ``python -m ai.training.rejudge``). Several test files are
 pooled. ``--by-class`` splits every figure by gnubg's position class of the
