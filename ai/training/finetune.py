@@ -68,6 +68,26 @@ def zero_ply_losses(tests: list, nets: dict) -> np.ndarray:
     return np.array(out)
 
 
+def judge_and_write(start: train.Net, net: train.Net, judge: list, out: str) -> None:
+    """Print the 0-ply loss per decision of ``start`` and the tuned ``net`` on
+    the ``judge`` test sets (if any), paired; write ``net`` as ``contact.bin``
+    and a copy of the committed ``race.bin`` to ``out``."""
+    if judge:
+        race = load_net(os.path.join(WEIGHTS, "race.bin"))
+        tests = [train.TestSet(p) for p in judge]
+        before = zero_ply_losses(tests, {"contact": start, "race": race})
+        after = zero_ply_losses(tests, {"contact": net, "race": race})
+        d = after - before
+        print(f"0-ply equity lost per decision ({len(d)}, judged by {' '.join(judge)}): "
+              f"{before.mean():.5f} before, {after.mean():.5f} after, paired "
+              f"{d.mean():+.5f} +- {d.std(ddof=1) / np.sqrt(len(d)):.5f}", flush=True)
+    os.makedirs(out, exist_ok=True)
+    sd = {k: v.detach().numpy() for k, v in net.state_dict().items()}
+    export.export(os.path.join(out, "contact.bin"), sd["l1.weight"], sd["l1.bias"],
+                  sd["l2.weight"], sd["l2.bias"])
+    shutil.copy(os.path.join(WEIGHTS, "race.bin"), os.path.join(out, "race.bin"))
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
@@ -143,20 +163,7 @@ def main(argv=None) -> None:
         sched.step()
         net.eval()
         print(f"epoch {ep + 1}: held-back targets, equity MAE {val_mae():.4f}", flush=True)
-    if a.judge:
-        race = load_net(os.path.join(WEIGHTS, "race.bin"))
-        tests = [train.TestSet(p) for p in a.judge]
-        before = zero_ply_losses(tests, {"contact": start, "race": race})
-        after = zero_ply_losses(tests, {"contact": net, "race": race})
-        d = after - before
-        print(f"0-ply equity lost per decision ({len(d)}, judged by {' '.join(a.judge)}): "
-              f"{before.mean():.5f} before, {after.mean():.5f} after, paired "
-              f"{d.mean():+.5f} +- {d.std(ddof=1) / np.sqrt(len(d)):.5f}", flush=True)
-    os.makedirs(a.out, exist_ok=True)
-    sd = {k: v.detach().numpy() for k, v in net.state_dict().items()}
-    export.export(os.path.join(a.out, "contact.bin"), sd["l1.weight"], sd["l1.bias"],
-                  sd["l2.weight"], sd["l2.bias"])
-    shutil.copy(os.path.join(WEIGHTS, "race.bin"), os.path.join(a.out, "race.bin"))
+    judge_and_write(start, net, a.judge, a.out)
     print(f"wrote {a.out} in {time.time() - t_start:.0f}s", flush=True)
 
 

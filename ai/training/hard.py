@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import shutil
 import sys
 import time
 
@@ -170,8 +169,8 @@ def load(set_name: str, games: int, shards: range) -> tuple[np.ndarray, np.ndarr
 def tune(a) -> None:
     import torch
 
-    from ai.training import export, train
-    from ai.training.finetune import load_net
+    from ai.training import train
+    from ai.training.finetune import judge_and_write, load_net
     torch.set_num_threads(1)
     torch.manual_seed(a.seed)
     t0 = time.time()
@@ -207,21 +206,7 @@ def tune(a) -> None:
         sched.step()
         net.eval()
         print(f"epoch {ep + 1}: held-back labels, equity MAE {val_mae(net):.4f}", flush=True)
-    if a.judge:
-        from ai.training.finetune import zero_ply_losses
-        race = load_net(os.path.join(train.WEIGHTS, "race.bin"))
-        tests = [train.TestSet(p) for p in a.judge]
-        before = zero_ply_losses(tests, {"contact": start, "race": race})
-        after = zero_ply_losses(tests, {"contact": net, "race": race})
-        d = after - before
-        print(f"0-ply equity lost per decision ({len(d)}): {before.mean():.5f} before, "
-              f"{after.mean():.5f} after, paired {d.mean():+.5f} +- "
-              f"{d.std(ddof=1) / np.sqrt(len(d)):.5f}", flush=True)
-    os.makedirs(a.out, exist_ok=True)
-    sd = {k: v.detach().numpy() for k, v in net.state_dict().items()}
-    export.export(os.path.join(a.out, "contact.bin"), sd["l1.weight"], sd["l1.bias"],
-                  sd["l2.weight"], sd["l2.bias"])
-    shutil.copy(os.path.join(train.WEIGHTS, "race.bin"), os.path.join(a.out, "race.bin"))
+    judge_and_write(start, net, a.judge, a.out)
     print(f"wrote {a.out} in {time.time() - t0:.0f}s", flush=True)
 
 
