@@ -252,3 +252,57 @@ def test_hard_decisions_split_and_their_candidates():
     h2, c2, a2 = hard.select(eq2, offs2, seed=1)
     assert h2 == [0, 2] and len(c2) == 2 and sorted(c2 + a2) == [1, 3, 4, 5, 6]
     assert hard.select(eq2, offs2, seed=1) == (h2, c2, a2)  # seeded
+
+
+def test_look_study_chooses_as_a_look_at_the_best_n_would():
+    """look_study.choose on a hand-made record: level 5's filter (5 within
+    0.10 at 0-ply), ranked by 1-ply, the best n within the margin compared by
+    2-ply, the third left out when the looks would value too many plays."""
+    from ai.training import look_study as ls
+    rec = {"eqs": [0.30, 0.25, 0.22, 0.10, 0.05, -0.5],      # the filter: plays 0, 1, 2
+           "one": {0: 0.20, 1: 0.21, 2: 0.15, 3: 0.0},
+           "two": {1: (0.10, 5000), 0: (0.12, 4000), 2: (0.20, 6000)}}
+    assert ls.top(rec["eqs"], *ls.FILTER) == [0, 1, 2]
+    rec["contact"] = [0, 1, 2]
+    assert ls.choose(rec, 2, 0.04) == 0                      # 1 and 0 looked at: 0 is better at 2-ply
+    assert ls.choose(rec, 3, 0.04) == 0                      # 2 is 0.06 behind at 1-ply
+    assert ls.choose(rec, 3, 0.10) == 2
+    assert ls.looked_plays(rec, 3, 0.10) == 15000 and ls.looked_plays(rec, 2, 0.10) == 9000
+    assert ls.choose(rec, 3, 0.10, cost=14999) == 0 and ls.looked_plays(rec, 3, 0.10, 14999) == 9000
+    assert ls.choose(rec, 3, 0.10, cost=15000) == 2
+    assert ls.choose(rec, 2, 0.001) == 1 and ls.looked_plays(rec, 2, 0.001) == 0  # too far apart: 1-ply
+    assert ls.choose({**rec, "two": {}}, 3, 0.10) == 1       # no contact: no look, 1-ply
+    assert ls.choose({**rec, "contact": [2]}, 2, 0.04) == 1  # the two looked at are races: 1-ply
+    assert ls.choose({**rec, "contact": [2]}, 3, 0.10) == 2
+    assert ls.choose({"eqs": [0.3, 0.1], "one": {}, "two": {}, "contact": []}, 3, 0.10) == 0  # one play in the filter
+    with pytest.raises(ValueError, match="best 3"):
+        ls.choose(rec, 4, 0.10)
+    judged = np.array([0.0, 0.1, 0.3, 0.9, 0.2, 0.0])
+    assert ls.oracle(rec, judged, "all") == 3 and ls.oracle(rec, judged, "filter") == 2
+    assert ls.oracle(rec, judged, "by1-2") == 1 and ls.oracle(rec, judged, "by1-3") == 2
+
+
+#: held-out decisions (ai/training/judged/test_999_1000_2ply.npz) where level 5's
+#: filter has several plays and a look at the best three within 0.10 chooses
+#: differently from a look at the best two within 0.04 (found by look_study)
+LOOK_DECISIONS = (461, 455, 588)
+
+
+def test_look_study_records_reproduce_the_search():
+    """A record scored offline chooses what ai.search.refine chooses with the
+    same look, unbudgeted, on held-out decisions where the looks differ."""
+    from ai import search
+    from ai.training import look_study as ls
+    from ai.training.paired import decisions
+    from engine import Position
+    ds = decisions([os.path.join(os.path.dirname(heldout.__file__), "judged", "test_999_1000_2ply.npz")])
+    ev = search.evaluator()
+    for k in LOOK_DECISIONS:
+        rec = ls.record(ds[k])
+        assert len(rec["two"]) == 3
+        rs = [Position(tuple(int(v) for v in row[:25]), tuple(int(v) for v in row[25:])) for row in ds[k]]
+        probs = [ev.after(r) for r in rs]
+        got = [ls.choose(rec, n, m) for n, m in ((2, 0.04), (3, 0.10))]
+        want = [search.refine(range(len(rs)), rs, probs, 1, 5, 0.10, m, None, n)[0].play
+                for n, m in ((2, 0.04), (3, 0.10))]
+        assert got == want and got[0] != got[1]
