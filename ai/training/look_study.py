@@ -87,6 +87,24 @@ def contact_plays(results: np.ndarray, plays) -> list[int]:
             if encoder.is_contact((tuple(int(v) for v in results[i, 25:]), tuple(int(v) for v in results[i, :25])))]
 
 
+def _looked(rec: dict, n: int, margin: float, cost: int | None) -> tuple[list[int], list[int]]:
+    """(level 5's filter ranked by 1-ply, the plays the look compares at 2-ply:
+    empty where it compares none). See :func:`choose`."""
+    one, two = rec["one"], rec["two"]
+    cands = top(rec["eqs"], *FILTER)
+    if len(cands) < 2:
+        return cands, []
+    by1 = sorted(cands, key=lambda i: -one[i])
+    near = [i for i in by1[:n] if one[by1[0]] - one[i] <= margin]
+    if not two or len(near) < 2 or not set(near) & set(rec["contact"]):
+        return by1, []
+    if n > LOOKED:
+        raise ValueError(f"the records hold 2-ply values of the best {LOOKED}, not {n}")
+    while cost is not None and len(near) > 2 and sum(two[i][1] for i in near) > cost:
+        near.pop()
+    return by1, near
+
+
 def choose(rec: dict, n: int, margin: float, cost: int | None = None) -> int:
     """The play a look at the best ``n`` by 1-ply within ``margin`` of the
     best chooses (each looked at in full): level 5's filter, ranked by 1-ply;
@@ -94,34 +112,15 @@ def choose(rec: dict, n: int, margin: float, cost: int | None = None) -> int:
     ``cost``: while the looked plays would value more than that many of our
     plays and more than two are looked at, the last is left out (the two best
     are always looked at in full)."""
-    eqs, one, two = rec["eqs"], rec["one"], rec["two"]
-    cands = top(eqs, *FILTER)
-    if len(cands) < 2:
-        return cands[0]
-    by1 = sorted(cands, key=lambda i: -one[i])
-    near = [i for i in by1[:n] if one[by1[0]] - one[i] <= margin]
-    if not two or len(near) < 2 or not set(near) & set(rec["contact"]):
+    by1, near = _looked(rec, n, margin, cost)
+    if not near:
         return by1[0]
-    if n > LOOKED:
-        raise ValueError(f"the records hold 2-ply values of the best {LOOKED}, not {n}")
-    while cost is not None and len(near) > 2 and sum(two[i][1] for i in near) > cost:
-        near.pop()
-    return max(near, key=lambda i: two[i][0])   # the first of equals, as ai.search's stable sort
+    return max(near, key=lambda i: rec["two"][i][0])   # the first of equals, as ai.search's stable sort
 
 
 def looked_plays(rec: dict, n: int, margin: float, cost: int | None = None) -> int:
     """How many of our plays :func:`choose`'s look values (0 when it looks at none)."""
-    one, two = rec["one"], rec["two"]
-    cands = top(rec["eqs"], *FILTER)
-    if len(cands) < 2 or not two:
-        return 0
-    by1 = sorted(cands, key=lambda i: -one[i])
-    near = [i for i in by1[:n] if one[by1[0]] - one[i] <= margin]
-    if len(near) < 2 or not set(near) & set(rec["contact"]):
-        return 0
-    while cost is not None and len(near) > 2 and sum(two[i][1] for i in near) > cost:
-        near.pop()
-    return sum(two[i][1] for i in near)
+    return sum(rec["two"][i][1] for i in _looked(rec, n, margin, cost)[1])
 
 
 def oracle(rec: dict, eqs: np.ndarray, which: str) -> int:
